@@ -1,0 +1,31 @@
+# The two quick-start commands, each doing its own set-up:
+#   make lab    open the series in JupyterLab
+#   make test   lint + unit, property and doctests + nbval over every notebook
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test lint setup clean
+
+# A virtual environment in the project, re-installed only when the requirements change.
+$(STAMP): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/python tools/lab.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
+
+test: lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) build artifacts src/*.egg-info

@@ -1,0 +1,160 @@
+"""Scaled dot-product self-attention, vectorised and as a literal loop.
+
+    S = Q Kᵀ / √d_k        A = softmax(S) row-wise        Y = A V
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._checks import as_matrix, check_mask, check_rows_match, check_same
+
+
+def _softmax_inplace(S: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Overwrite ``S`` with softmax(S) along ``axis`` and return it."""
+    # subtract the row max: softmax is shift-invariant, and exp no longer overflows
+    S -= S.max(axis=axis, keepdims=True)
+    np.exp(S, out=S)
+    S /= S.sum(axis=axis, keepdims=True)
+    return S
+
+
+def softmax(S, axis: int = -1) -> np.ndarray:
+    """Turn scores into weights that are positive and sum to 1 along ``axis``.
+
+    softmax(s)_j = exp(s_j - max(s)) / Σ_l exp(s_l - max(s))
+
+    Parameters
+    ----------
+    S : array_like of float, any shape; ``-inf`` marks a masked entry.
+    axis : the axis that sums to 1 (default: the last, one row per query).
+
+    Returns
+    -------
+    A : float64 array of the same shape.
+
+    >>> softmax([[0.0, 0.0], [1e300, -1e300]]).tolist()
+    [[0.5, 0.5], [1.0, 0.0]]
+    """
+    if isinstance(S, (str, bytes)) or S is None:
+        raise TypeError(f"S must be an array of numbers; got {type(S).__name__} {S!r}.")
+    S = np.array(S, dtype=np.float64)  # a copy: the caller's scores stay as they were
+    if S.size == 0:
+        raise ValueError(f"S must not be empty; got shape {S.shape}.")
+    if np.isnan(S).any() or np.isposinf(S).any():
+        raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. Check the scores upstream.")
+    dead = np.isneginf(S).all(axis=axis)
+    if dead.any():
+        where = np.argwhere(np.atleast_1d(dead))[0].tolist()
+        raise ValueError(
+            f"S must leave at least one finite score in every softmax row; the row at {where} is entirely -inf "
+            "(fully masked), which would give 0/0 = NaN. Let every query attend to at least one key."
+        )
+    return _softmax_inplace(S, axis=axis)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Attend every query to every key and mix the values.
+
+    A = softmax(Q Kᵀ / √d_k) row-wise,   Y = A V
+
+    Parameters
+    ----------
+    Q : (n, d_k) queries.   K : (m, d_k) keys.   V : (m, d_v) values.
+    mask : optional boolean (n, m); True where query i may attend to key j.
+
+    Returns
+    -------
+    Y : (n, d_v) outputs.   A : (n, m) attention weights, rows sum to 1.
+
+    >>> Y, A = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]], [[2.0], [4.0]])
+    >>> A.tolist(), Y.tolist()
+    ([[0.5, 0.5]], [[3.0]])
+    """
+    Q, K, V = as_matrix("Q", Q), as_matrix("K", K), as_matrix("V", V)
+    n, d_k = Q.shape
+    m = K.shape[0]
+    check_same("K", K.shape[1], "Q's d_k", d_k, "columns")
+    check_same("V", V.shape[0], "K's rows (one value per key)", m, "rows")
+    S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
+    S *= 1.0 / math.sqrt(d_k)  # keeps the scores' spread near 1 whatever d_k is
+    if mask is not None:
+        keep = check_mask(mask, n, m)
+        if not keep.any(axis=1).all():
+            row = int(np.argmin(keep.any(axis=1)))
+            raise ValueError(f"mask must let every query attend to at least one key; row {row} is all False.")
+        S[~keep] = -np.inf  # exp(-inf) = 0: masked keys get weight exactly 0
+    A = _softmax_inplace(S)  # (n, m), rows sum to 1
+    Y = A @ V  # (n, m) @ (m, d_v) -> (n, d_v)
+    return Y, A
+
+
+def _project(X, W_Q, W_K, W_V):
+    X = as_matrix("X", X)
+    d = X.shape[1]
+    weights = []
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        W = as_matrix(name, W)
+        check_rows_match(name, W, "X", d)
+        weights.append(W)
+    W_Q, W_K, W_V = weights
+    check_same("W_K", W_K.shape[1], "W_Q's d_k (q·k needs equal lengths)", W_Q.shape[1], "columns")
+    return X, W_Q, W_K, W_V
+
+
+def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Self-attention of a sequence on itself: the rows of ``X`` are tokens.
+
+    Q, K, V = X W_Q, X W_K, X W_V  (the same matrices at every position)
+
+    Parameters
+    ----------
+    X : (n, d) token embeddings.   W_Q, W_K : (d, d_k).   W_V : (d, d_v).
+    mask : optional boolean (n, n); True where token i may attend to token j.
+
+    Returns
+    -------
+    Y : (n, d_v) outputs.   A : (n, n) attention weights.
+
+    >>> X = [[1.0, 0.0], [0.0, 1.0]]
+    >>> Y, A = self_attention(X, [[1.0], [0.0]], [[1.0], [0.0]], [[1.0], [0.0]])
+    >>> A.shape, Y.shape
+    ((2, 2), (2, 1))
+    """
+    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)
+    Q = X @ W_Q  # (n, d) @ (d, d_k) -> (n, d_k)
+    K = X @ W_K  # (n, d) @ (d, d_k) -> (n, d_k)
+    V = X @ W_V  # (n, d) @ (d, d_v) -> (n, d_v)
+    return scaled_dot_product_attention(Q, K, V, mask=mask)
+
+
+def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:
+    """Self-attention written as the formulas, one index at a time (for teaching).
+
+    α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k),    y_i = Σ_j α_ij v_j
+
+    The indices i, j, l only choose which vector to fetch; no index is ever
+    used as a number in the arithmetic. Agrees with :func:`self_attention`.
+
+    >>> X = [[1.0, 0.0], [0.0, 1.0]]
+    >>> W = [[0.5], [-0.5]]
+    >>> bool(np.allclose(attention_loop(X, W, W, W)[0], self_attention(X, W, W, W)[0], atol=1e-12))
+    True
+    """
+    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)
+    n, d_k = X.shape[0], W_Q.shape[1]
+    q = [X[i] @ W_Q for i in range(n)]  # q_i = x_i W_Q, each (d_k,)
+    k = [X[j] @ W_K for j in range(n)]  # k_j = x_j W_K, each (d_k,)
+    v = [X[j] @ W_V for j in range(n)]  # v_j = x_j W_V, each (d_v,)
+    A = np.zeros((n, n))
+    Y = np.zeros((n, W_V.shape[1]))
+    for i in range(n):
+        scores = [float(q[i] @ k[j]) / math.sqrt(d_k) for j in range(n)]
+        top = max(scores)  # shift by the max; softmax does not change
+        Z = sum(math.exp(s - top) for s in scores)  # Σ_l exp(q_i·k_l/√d_k)
+        for j in range(n):
+            A[i, j] = math.exp(scores[j] - top) / Z
+            Y[i] += A[i, j] * v[j]  # y_i = Σ_j α_ij v_j
+    return Y, A

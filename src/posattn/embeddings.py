@@ -1,0 +1,83 @@
+"""Words to vectors: a tokenizer, stable token embeddings, default projections.
+
+The same word gets the same embedding in every process and on every machine:
+its row is drawn from a generator seeded by a SHA-256 digest of the word (never
+Python's ``hash()``, which is salted per process).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import numpy as np
+
+from ._checks import check_int
+
+_WORD = re.compile(r"\w+(?:['’-]\w+)*")
+_DROPPED = set(".,;:!?\"'’()-–—")
+
+
+def tokenize(sentence: str) -> list[str]:
+    """Split a sentence into lower-case words; sentence punctuation is dropped.
+
+    >>> tokenize("Dog bites man.")
+    ['dog', 'bites', 'man']
+    """
+    if not isinstance(sentence, str):
+        raise TypeError(f"sentence must be a string; got {type(sentence).__name__} {sentence!r}.")
+    leftover = {c for c in _WORD.sub(" ", sentence) if not c.isspace() and c not in _DROPPED}
+    if leftover:
+        shown = " ".join(sorted(leftover))
+        raise ValueError(
+            f"sentence must hold words and ordinary punctuation; got characters it cannot read: {shown}. "
+            "Use letters, digits and . , ; : ! ? ' - ( )."
+        )
+    return [word.replace("_", "") for word in _WORD.findall(sentence.lower()) if word.strip("_")]
+
+
+def _word_seed(word: str, seed: int) -> int:
+    digest = hashlib.sha256(f"{seed}\x00{word}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
+    """Stack one stable embedding per token into X, shape (n, d).
+
+    Each row is standard normal, drawn from a generator seeded by the word and
+    ``seed``, so equal words give equal rows and "dog" is the same everywhere.
+
+    >>> X = embed(["dog", "bites", "man"])
+    >>> X.shape, bool((embed(["man"]) == X[2]).all())
+    ((3, 8), True)
+    """
+    if isinstance(tokens, str):
+        raise TypeError(f"tokens must be a list of words; got the string {tokens!r}. Use tokenize(sentence) first.")
+    tokens = list(tokens)
+    if not tokens:
+        raise ValueError("tokens must hold at least one word; got an empty list.")
+    bad = [t for t in tokens if not isinstance(t, str) or not t]
+    if bad:
+        raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r}.")
+    d = check_int("d", d)
+    seed = check_int("seed", seed, minimum=0)
+    return np.stack([np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens])  # (n, d)
+
+
+def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):
+    """Fixed random W_Q, W_K (d, d_k) and W_V (d, d_v), standing in for trained ones.
+
+    Entries are normal with standard deviation 1/√d, so q, k and v have
+    entries of order 1 for embeddings of order 1.
+
+    >>> [W.shape for W in default_projections(8, 4, 2)]
+    [(8, 4), (8, 4), (8, 2)]
+    """
+    d, d_k, d_v = check_int("d", d), check_int("d_k", d_k), check_int("d_v", d_v)
+    seed = check_int("seed", seed, minimum=0)
+    rng = np.random.default_rng(seed)
+    scale = 1.0 / np.sqrt(d)
+    W_Q = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)
+    W_K = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)
+    W_V = rng.normal(0.0, scale, (d, d_v))  # (d, d_v)
+    return W_Q, W_K, W_V

@@ -1,0 +1,114 @@
+"""Permutations of token order, and how far a function is from each symmetry.
+
+A permutation π is stored as an index array ``perm``: the reordered sequence is
+``X[perm]``, i.e. row i of the new sequence is row perm[i] of the old one.
+Its matrix P satisfies ``P @ X == X[perm]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from ._checks import as_matrix, check_int, check_perm
+
+
+def permutation_matrix(perm) -> np.ndarray:
+    """The (n, n) matrix P with P[i, perm[i]] = 1, so that P @ X == X[perm].
+
+    >>> permutation_matrix([2, 0, 1]).astype(int).tolist()
+    [[0, 0, 1], [1, 0, 0], [0, 1, 0]]
+    """
+    perm = check_perm(perm)
+    n = perm.size
+    P = np.zeros((n, n))
+    P[np.arange(n), perm] = 1.0  # row i picks row perm[i]
+    return P
+
+
+def permute(X, perm) -> np.ndarray:
+    """Reorder the rows (tokens) of ``X``: returns X[perm], which equals P X.
+
+    >>> permute([[1.0], [2.0], [3.0]], [2, 0, 1]).ravel().tolist()
+    [3.0, 1.0, 2.0]
+    """
+    X = as_matrix("X", X)
+    return X[check_perm(perm, X.shape[0])]
+
+
+def inverse_permutation(perm) -> np.ndarray:
+    """The order that undoes ``perm``: X[perm][inverse] == X (and P⁻¹ = Pᵀ).
+
+    >>> inverse_permutation([2, 0, 1]).tolist()
+    [1, 2, 0]
+    """
+    perm = check_perm(perm)
+    inverse = np.empty_like(perm)
+    inverse[perm] = np.arange(perm.size)
+    return inverse
+
+
+def random_permutation(n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """A uniformly random order of range(n), from a seeded generator (or a seed).
+
+    >>> random_permutation(4, np.random.default_rng(0)).tolist()
+    [2, 0, 1, 3]
+    """
+    n = check_int("n", n)
+    if rng is not None and not isinstance(rng, (np.random.Generator, int, np.integer)):
+        raise TypeError(f"rng must be a numpy Generator or an integer seed; got {type(rng).__name__}.")
+    return np.random.default_rng(rng).permutation(n)
+
+
+def all_permutations(n: int) -> Iterator[np.ndarray]:
+    """Every order of range(n), the identity first (n! of them: keep n small).
+
+    >>> [p.tolist() for p in all_permutations(2)]
+    [[0, 1], [1, 0]]
+    """
+    n = check_int("n", n)
+    if n > 8:
+        raise ValueError(f"n must be at most 8 to list every order ({n}! is too many); got {n}. Sample with random_permutation.")
+    return (np.array(p) for p in itertools.permutations(range(n)))
+
+
+def _first(output) -> np.ndarray:
+    """Functions that return (Y, A) are compared on Y."""
+    return np.asarray(output[0] if isinstance(output, tuple) else output, dtype=np.float64)
+
+
+def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if not callable(f):
+        raise TypeError(f"f must be a function of X; got {type(f).__name__} {f!r}.")
+    X = as_matrix("X", X)
+    perm = check_perm(perm, X.shape[0])
+    return _first(f(X)), _first(f(X[perm])), perm
+
+
+def equivariance_error(f: Callable, X, perm) -> float:
+    """How far f is from equivariance at (X, π): max |f(X[perm]) − f(X)[perm]|.
+
+    0 up to rounding for an equivariant f; when f returns a tuple, its first
+    element is compared.
+
+    >>> equivariance_error(lambda X: 2 * X, [[1.0], [5.0]], [1, 0])
+    0.0
+    >>> equivariance_error(lambda X: np.cumsum(X, axis=0), [[1.0], [5.0]], [1, 0])
+    5.0
+    """
+    before, after, perm = _check_call(f, X, perm)
+    if before.shape[:1] != (perm.size,):
+        raise ValueError(f"f must return one row per token ({perm.size}) to be compared row by row; got shape {before.shape}.")
+    return float(np.max(np.abs(after - before[perm])))
+
+
+def invariance_error(f: Callable, X, perm) -> float:
+    """How far f is from invariance at (X, π): max |f(X[perm]) − f(X)|.
+
+    >>> invariance_error(lambda X: X.mean(axis=0), [[3.0], [7.0], [2.0], [5.0]], [3, 2, 1, 0])
+    0.0
+    """
+    before, after, _ = _check_call(f, X, perm)
+    return float(np.max(np.abs(after - before)))

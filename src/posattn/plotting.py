@@ -1,0 +1,103 @@
+"""Figures for the series (matplotlib, imported only when this module is).
+
+One colour map for attention weights everywhere: ``viridis`` (perceptually
+uniform, colour-blind safe, readable in grey), on a fixed 0..1 scale, with the
+tokens on both axes and the value written in each cell when n ≤ 8.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ._checks import as_matrix
+
+ATTENTION_CMAP = "viridis"  # weights 0..1
+SIGNED_CMAP = "RdBu_r"  # signed values (embeddings, outputs): colour-blind safe diverging map
+MAX_ANNOTATED = 8
+
+
+def _labels(name: str, labels, n: int) -> list[str]:
+    labels = [str(t) for t in labels] if labels is not None else [str(i) for i in range(n)]
+    if len(labels) != n:
+        raise ValueError(f"{name} must have one label per row ({n}); got {len(labels)}: {labels}.")
+    return labels
+
+
+def _text_colour(value: float, vmin: float, vmax: float, cmap: str) -> str:
+    r, g, b, _ = plt.get_cmap(cmap)((value - vmin) / (vmax - vmin or 1.0))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
+def annotate(ax, M: np.ndarray, vmin: float, vmax: float, cmap: str, fmt: str = "{:.2f}") -> list:
+    """Write each value in its cell, in black or white for contrast; returns the Text artists."""
+    return [
+        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=9,
+                color=_text_colour(M[i, j], vmin, vmax, cmap))
+        for i in range(M.shape[0]) for j in range(M.shape[1])
+    ]
+
+
+def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SIGNED_CMAP,
+            vmin=None, vmax=None, values=None, fmt="{:.2f}"):
+    """Draw a matrix as an image with labelled rows and columns; returns the AxesImage."""
+    M = as_matrix("M", M)
+    ax = ax if ax is not None else plt.subplots(figsize=(4, 3.5))[1]
+    if vmin is None or vmax is None:
+        bound = float(np.abs(M).max()) or 1.0
+        vmin, vmax = (-bound, bound) if vmin is None and vmax is None else (vmin or 0.0, vmax or bound)
+    image = ax.imshow(M, cmap=cmap, vmin=vmin, vmax=vmax)
+    ax.set_yticks(range(M.shape[0]), _labels("row_labels", row_labels, M.shape[0]))
+    ax.set_xticks(range(M.shape[1]), _labels("col_labels", col_labels, M.shape[1]))
+    ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
+    if title:
+        ax.set_title(title)
+    if values if values is not None else max(M.shape) <= MAX_ANNOTATED:
+        annotate(ax, M, vmin, vmax, cmap, fmt)
+    return image
+
+
+def attention_heatmap(A, tokens=None, ax=None, *, title=None, values=None):
+    """Attention weights A (rows: the attending token i; columns: the attended token j), 0..1.
+
+    Returns the AxesImage; rows are queries, columns are keys.
+    """
+    A = as_matrix("A", A)
+    image = heatmap(A, ax, row_labels=tokens, col_labels=tokens, title=title, cmap=ATTENTION_CMAP,
+                    vmin=0.0, vmax=1.0, values=values)
+    image.axes.set_ylabel("query i (attends)")
+    image.axes.set_xlabel("key j (attended to)")
+    image.axes.xaxis.set_label_position("top")
+    return image
+
+
+def attention_pair(A, tokens, A2, tokens2, *, titles=("A (original order)", "A' (shuffled)")):
+    """Two attention heatmaps side by side with one shared 0..1 colour bar; returns the Figure."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4), layout="constrained")
+    attention_heatmap(A, tokens, axes[0], title=titles[0])
+    image = attention_heatmap(A2, tokens2, axes[1], title=titles[1])
+    fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight α_ij")
+    return fig
+
+
+def permutation_heatmap(perm, tokens=None, ax=None):
+    """The permutation matrix P (P[i, perm[i]] = 1) as black-and-white squares."""
+    from .permutations import permutation_matrix
+
+    P = permutation_matrix(perm)
+    labels = list(tokens) if tokens is not None else [str(i) for i in range(len(P))]
+    rows = [labels[p] for p in np.asarray(perm)]
+    image = heatmap(P, ax, row_labels=rows, col_labels=labels, cmap="Greys", vmin=0.0, vmax=1.0, fmt="{:.0f}")
+    image.axes.set_title("P: row i takes token perm[i]")
+    return image
+
+
+def series_style() -> None:
+    """Figure defaults for the series: fonts and sizes that read when projected.
+
+    Called explicitly by each notebook's setup cell (never at import).
+    """
+    plt.rcParams.update({
+        "figure.dpi": 100, "savefig.dpi": 100, "font.size": 12, "axes.titlesize": 13,
+        "axes.labelsize": 12, "xtick.labelsize": 12, "ytick.labelsize": 12, "figure.figsize": (6, 4),
+    })

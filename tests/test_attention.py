@@ -1,0 +1,228 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import posattn as pa
+
+
+@st.composite
+def attention_inputs(draw, max_n=64):
+    """Random X, W_Q, W_K, W_V and a random order of the n tokens."""
+    n = draw(st.integers(1, max_n))
+    d, d_k, d_v = (draw(st.integers(1, 12)) for _ in range(3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    X = rng.standard_normal((n, d))
+    weights = pa.default_projections(d, d_k, d_v, seed=int(rng.integers(1000)))
+    return X, weights, rng.permutation(n)
+
+
+# ---- softmax ---------------------------------------------------------------
+
+def test_softmax_rows_are_positive_and_sum_to_one():
+    A = pa.softmax([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
+    assert (A > 0).all()
+    np.testing.assert_allclose(A.sum(axis=1), 1.0)
+    np.testing.assert_allclose(A[1], 1 / 3)
+
+
+def test_softmax_of_huge_logits_does_not_overflow():
+    A = pa.softmax([1e300, -1e300, 1e300])
+    np.testing.assert_array_equal(A, [0.5, 0.0, 0.5])
+
+
+def test_softmax_gives_masked_entries_exactly_zero():
+    A = pa.softmax([[0.0, -np.inf, np.log(3.0)]])
+    np.testing.assert_allclose(A, [[0.25, 0.0, 0.75]])
+    assert A[0, 1] == 0.0
+
+
+def test_softmax_along_axis_zero_normalises_columns():
+    A = pa.softmax([[1.0, 5.0], [3.0, 5.0]], axis=0)
+    np.testing.assert_allclose(A.sum(axis=0), 1.0)
+    np.testing.assert_allclose(A[:, 1], 0.5)
+
+
+def test_softmax_does_not_change_its_input():
+    S = np.array([1.0, 2.0])
+    pa.softmax(S)
+    np.testing.assert_array_equal(S, [1.0, 2.0])
+
+
+@given(st.lists(st.floats(-50, 50), min_size=1, max_size=30), st.floats(-1e3, 1e3))
+def test_softmax_sums_to_one_and_ignores_a_constant_shift(scores, c):
+    S = np.array(scores)
+    A = pa.softmax(S)
+    assert abs(A.sum() - 1.0) < 1e-12
+    np.testing.assert_allclose(pa.softmax(S + c), A, atol=1e-12)
+
+
+def test_softmax_refuses_a_fully_masked_row():
+    with pytest.raises(ValueError, match=r"S must leave at least one finite score.*row at \[1\] is entirely -inf"):
+        pa.softmax([[0.0, 1.0], [-np.inf, -np.inf]])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_softmax_refuses_nan_and_plus_inf(bad):
+    with pytest.raises(ValueError, match="S must hold finite scores or -inf"):
+        pa.softmax([0.0, bad])
+
+
+def test_softmax_refuses_empty_and_text():
+    with pytest.raises(ValueError, match=r"S must not be empty; got shape \(0,\)"):
+        pa.softmax([])
+    with pytest.raises(TypeError, match="S must be an array of numbers; got str"):
+        pa.softmax("scores")
+
+
+# ---- attention -------------------------------------------------------------
+
+def test_scaled_dot_product_attention_matches_the_formula_by_hand():
+    Q = np.array([[1.0, 1.0]])
+    K = np.array([[2.0, 0.0], [0.0, 0.0]])
+    V = np.array([[10.0], [20.0]])
+    Y, A = pa.scaled_dot_product_attention(Q, K, V)
+    w = np.exp(2 / np.sqrt(2)) / (np.exp(2 / np.sqrt(2)) + 1)  # softmax([2/√2, 0])
+    np.testing.assert_allclose(A, [[w, 1 - w]])
+    np.testing.assert_allclose(Y, [[10 * w + 20 * (1 - w)]])
+
+
+def test_mask_false_gets_zero_weight_and_rows_still_sum_to_one(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    Y, A = pa.self_attention(X, W_Q, W_K, W_V, mask=mask)
+    assert (A[~mask] == 0).all()
+    np.testing.assert_allclose(A.sum(axis=1), 1.0)
+    assert A[0, 0] == 1.0  # the first token can only see itself
+
+
+def test_self_attention_is_scaled_dot_product_attention_of_the_projections(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    Y, A = pa.self_attention(X, W_Q, W_K, W_V)
+    Y2, A2 = pa.scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
+    np.testing.assert_array_equal(Y, Y2)
+    np.testing.assert_array_equal(A, A2)
+
+
+def test_outputs_are_float64(dog_bites_man):
+    X, W, _ = dog_bites_man
+    Y, A = pa.self_attention(X.astype(np.float32), *W)
+    assert Y.dtype == A.dtype == np.float64
+
+
+@given(attention_inputs(max_n=24))
+def test_loop_agrees_with_vectorised_self_attention(case):
+    """Oracle test: the literal loop over the formula against the vectorised code."""
+    X, W, _ = case
+    Y, A = pa.self_attention(X, *W)
+    Y_loop, A_loop = pa.attention_loop(X, *W)
+    np.testing.assert_allclose(A_loop, A, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(Y_loop, Y, rtol=0, atol=1e-12)
+
+
+# ---- the symmetry ------------------------------------------------------------
+
+@given(attention_inputs())
+def test_self_attention_is_permutation_equivariant(case):
+    X, W, perm = case
+    assert pa.equivariance_error(lambda X: pa.self_attention(X, *W), X, perm) < 1e-12
+
+
+@given(attention_inputs())
+def test_attention_matrix_is_conjugated_by_P(case):
+    X, W, perm = case
+    _, A = pa.self_attention(X, *W)
+    _, A_perm = pa.self_attention(X[perm], *W)
+    P = pa.permutation_matrix(perm)
+    np.testing.assert_allclose(A_perm, A[perm][:, perm], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(A_perm, P @ A @ P.T, rtol=0, atol=1e-12)
+
+
+@given(attention_inputs())
+def test_mean_pooled_self_attention_is_permutation_invariant(case):
+    X, W, perm = case
+    pooled = lambda X: pa.self_attention(X, *W)[0].mean(axis=0)  # noqa: E731
+    assert pa.invariance_error(pooled, X, perm) < 1e-12
+
+
+def test_self_attention_is_not_permutation_invariant(dog_bites_man):
+    """Negative control: equivariant is not invariant: the rows do move."""
+    X, W, _ = dog_bites_man
+    assert pa.invariance_error(lambda X: pa.self_attention(X, *W), X, [2, 1, 0]) > 0.1
+
+
+# ---- bad input -----------------------------------------------------------------
+
+def test_x_must_be_two_dimensional(dog_bites_man):
+    _, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"X must be 2-D, shape \(n, d\) with one row per token; got 1-D array of shape \(8,\)"):
+        pa.self_attention(np.ones(8), *W)
+
+
+def test_w_q_rows_must_match_x_features(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"W_Q must have 8 rows to match X's 8 features; got shape \(4, 4\)"):
+        pa.self_attention(X, W_Q[:4], W_K, W_V)
+
+
+def test_w_k_columns_must_match_w_q(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    with pytest.raises(ValueError, match="W_K must have 4 columns to match W_Q's d_k"):
+        pa.self_attention(X, W_Q, W_K[:, :3], W_V)
+
+
+def test_q_and_k_must_share_d_k():
+    with pytest.raises(ValueError, match="K must have 2 columns to match Q's d_k; got 3"):
+        pa.scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 3)), np.ones((2, 1)))
+
+
+def test_v_needs_one_row_per_key():
+    with pytest.raises(ValueError, match="V must have 4 rows to match K's rows .one value per key.; got 3"):
+        pa.scaled_dot_product_attention(np.ones((2, 2)), np.ones((4, 2)), np.ones((3, 1)))
+
+
+def test_empty_sequence_is_refused(dog_bites_man):
+    _, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"X must not be empty; got shape \(0, 8\)"):
+        pa.self_attention(np.zeros((0, 8)), *W)
+
+
+@pytest.mark.parametrize("where", ["X", "W_V"])
+def test_nan_or_inf_in_inputs_is_refused(dog_bites_man, where):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    args = {"X": X.copy(), "W_Q": W_Q, "W_K": W_K, "W_V": W_V.copy()}
+    args[where][1, 2] = np.nan if where == "X" else np.inf
+    with pytest.raises(ValueError, match=rf"{where} must hold only finite numbers; got (nan|inf) at index \(1, 2\)"):
+        pa.self_attention(**args)
+
+
+def test_text_instead_of_an_array_is_a_type_error(dog_bites_man):
+    _, W, _ = dog_bites_man
+    with pytest.raises(TypeError, match="X must be an array of numbers; got str 'dog bites man'"):
+        pa.self_attention("dog bites man", *W)
+
+
+def test_mask_must_be_boolean(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(TypeError, match="mask must be a boolean array .True = may attend.; got dtype float64"):
+        pa.self_attention(X, *W, mask=np.ones((3, 3)))
+
+
+def test_mask_must_have_shape_n_by_n(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"mask must have shape \(3, 3\).*got \(2, 3\)"):
+        pa.self_attention(X, *W, mask=np.ones((2, 3), dtype=bool))
+
+
+def test_mask_must_leave_every_query_a_key(dog_bites_man):
+    X, W, _ = dog_bites_man
+    mask = np.ones((3, 3), dtype=bool)
+    mask[1] = False
+    with pytest.raises(ValueError, match="mask must let every query attend to at least one key; row 1 is all False"):
+        pa.self_attention(X, *W, mask=mask)
+
+
+def test_attention_loop_validates_like_self_attention(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    with pytest.raises(ValueError, match="W_V must have 8 rows"):
+        pa.attention_loop(X, W_Q, W_K, W_V[:5])
