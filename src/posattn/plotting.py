@@ -32,7 +32,7 @@ def _text_colour(value: float, vmin: float, vmax: float, cmap: str) -> str:
 def annotate(ax, M: np.ndarray, vmin: float, vmax: float, cmap: str, fmt: str = "{:.2f}") -> list:
     """Write each value in its cell, in black or white for contrast; returns the Text artists."""
     return [
-        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=9,
+        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11,
                 color=_text_colour(M[i, j], vmin, vmax, cmap))
         for i in range(M.shape[0]) for j in range(M.shape[1])
     ]

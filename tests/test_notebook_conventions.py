@@ -1,0 +1,137 @@
+"""The conventions every notebook keeps (CURRICULUM.md), checked on the committed files.
+
+nbval re-runs each notebook and compares outputs; these tests check what nbval
+does not: the series is complete, navigable, presentable and saved executed.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SERIES = [
+    "00_start_here",
+    "01_invariance_vs_equivariance",
+    "02_weighted_sum",
+    "03_softmax_and_projections",
+    "04_where_could_position_enter",
+    "05_seeing_it_in_code",
+    "06_dog_bites_man_explorer",
+    "07_rnns_and_cnns_are_different",
+    "08_putting_position_back",
+]
+SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
+
+
+def load(name: str) -> dict:
+    return json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def test_the_series_is_exactly_the_curriculum():
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == SERIES
+
+
+def test_readme_lists_every_notebook():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [name for name in SERIES if f"notebooks/{name}.ipynb" not in readme] == []
+
+
+@pytest.fixture(params=SERIES)
+def nb(request):
+    path = NOTEBOOKS / f"{request.param}.ipynb"
+    if not path.exists():
+        pytest.fail(f"{path.name} is missing from notebooks/")
+    return request.param, load(request.param)
+
+
+def test_every_cell_has_slide_metadata(nb):
+    name, notebook = nb
+    missing = [i for i, c in enumerate(notebook["cells"])
+               if c.get("metadata", {}).get("slideshow", {}).get("slide_type") not in SLIDE_TYPES]
+    assert missing == [], f"{name}: cells without a slideshow.slide_type: {missing}"
+    assert notebook["cells"][0]["metadata"]["slideshow"]["slide_type"] == "slide"
+
+
+def test_opening_cell_has_title_goals_needs_and_navigation(nb):
+    name, notebook = nb
+    first = source(notebook["cells"][0])
+    assert first.startswith(f"# {name[:2]}"), first[:40]
+    for heading in ("What you will learn", "What you need"):
+        assert heading in first, f"{name}: opening cell lacks '{heading}'"
+    index = SERIES.index(name)
+    neighbours = SERIES[max(index - 1, 0):index] + SERIES[index + 1:index + 2]
+    if name != SERIES[0]:
+        neighbours.append(SERIES[0])
+    for other in neighbours:
+        assert f"({other}.ipynb)" in first, f"{name}: opening cell does not link to {other}"
+
+
+def test_every_link_to_a_notebook_resolves(nb):
+    name, notebook = nb
+    links = {m for c in notebook["cells"] if c["cell_type"] == "markdown"
+             for m in re.findall(r"\]\(([^)#\s]+\.ipynb)", source(c))}
+    broken = sorted(link for link in links if not (NOTEBOOKS / link).resolve().exists())
+    assert broken == [], f"{name}: broken links {broken}"
+
+
+def test_saved_after_restart_and_run_all(nb):
+    name, notebook = nb
+    counts = [c["execution_count"] for c in notebook["cells"] if c["cell_type"] == "code" and source(c).strip()]
+    assert counts == list(range(1, len(counts) + 1)), f"{name}: execution counts {counts}"
+
+
+def test_outputs_are_png_and_errors_are_deliberate(nb):
+    name, notebook = nb
+    for i, cell in enumerate(notebook["cells"]):
+        for out in cell.get("outputs", []):
+            assert "image/svg+xml" not in out.get("data", {}), f"{name} cell {i}: SVG output"
+            if out["output_type"] == "error":
+                assert "raises-exception" in cell["metadata"].get("tags", []), f"{name} cell {i}: stored error"
+
+
+def test_every_figure_has_a_text_description_under_it(nb):
+    name, notebook = nb
+    cells = notebook["cells"]
+    for i, cell in enumerate(cells):
+        figure = any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+        if figure and not {"nbval-ignore-output"} & set(cell["metadata"].get("tags", [])):
+            after = next((c for c in cells[i + 1:] if c["cell_type"] == "markdown"), None)
+            assert after is not None and source(after).lstrip().startswith("*Figure"), (
+                f"{name} cell {i}: a figure without a '*Figure: …' description right under it"
+            )
+
+
+def test_few_cells_escape_output_comparison(nb):
+    name, notebook = nb
+    ignored = [i for i, c in enumerate(notebook["cells"]) if "nbval-ignore-output" in c["metadata"].get("tags", [])]
+    assert len(ignored) <= 3, f"{name}: {len(ignored)} cells tagged nbval-ignore-output: {ignored}"
+
+
+def test_ends_with_a_claim_a_summary_and_exercises(nb):
+    name, notebook = nb
+    text = [source(c) for c in notebook["cells"]]
+    headings = [source(c) for c in notebook["cells"] if c["cell_type"] == "markdown"]
+    assert any(re.search(r"^#+ .*Summary", t, re.M) for t in headings), f"{name}: no Summary section"
+    if name != SERIES[0]:
+        assert any(re.search(r"^#+ .*Exercise", t, re.M) for t in headings), f"{name}: no Exercises section"
+        assert any("posattn.exercises" in t for t in text), f"{name}: exercises do not check themselves"
+    assert any(re.search(r"^\s*assert ", t, re.M) for t in text), f"{name}: no executed claim (assert)"
+
+
+def test_presenter_notes_exist(nb):
+    name, notebook = nb
+    assert any(c["metadata"]["slideshow"]["slide_type"] == "notes" for c in notebook["cells"]), f"{name}: no presenter notes"
+
+
+def test_no_machine_paths_or_memory_addresses_in_outputs(nb):
+    name, notebook = nb
+    text = json.dumps([c.get("outputs", []) for c in notebook["cells"]]) + json.dumps([source(c) for c in notebook["cells"]])
+    assert not re.search(r"/(work|home|root|tmp)/", text), f"{name}: a machine path in the notebook"
+    assert not re.search(r" at 0x[0-9a-f]{6,}", text), f"{name}: a memory address in an output"
