@@ -15,22 +15,43 @@ from .permutations import (
     permute,
     random_permutation,
 )
+from .positions import (
+    LAYOUTS,
+    SCHEMES,
+    alibi_bias,
+    attention_with_positions,
+    causal_mask,
+    learned_positions,
+    sinusoidal_positions,
+    sinusoidal_shift,
+)
+from .rope import frequencies, rope
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "LAYOUTS",
+    "SCHEMES",
+    "alibi_bias",
     "all_permutations",
     "attention_loop",
+    "attention_with_positions",
+    "causal_mask",
     "default_projections",
     "embed",
     "equivariance_error",
+    "frequencies",
     "invariance_error",
     "inverse_permutation",
+    "learned_positions",
     "permutation_matrix",
     "permute",
     "random_permutation",
+    "rope",
     "scaled_dot_product_attention",
     "self_attention",
+    "sinusoidal_positions",
+    "sinusoidal_shift",
     "softmax",
     "tokenize",
 ]

@@ -55,15 +55,16 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     return _softmax_inplace(S, axis=axis)
 
 
-def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndarray, np.ndarray]:
     """Attend every query to every key and mix the values.
 
-    A = softmax(Q Kᵀ / √d_k) row-wise,   Y = A V
+    A = softmax(Q Kᵀ / √d_k + B) row-wise,   Y = A V   (B = 0 unless ``bias`` is given)
 
     Parameters
     ----------
     Q : (n, d_k) queries.   K : (m, d_k) keys.   V : (m, d_v) values.
     mask : optional boolean (n, m); True where query i may attend to key j.
+    bias : optional (n, m) additive score bias B (e.g. ALiBi's −m·|i − j|).
 
     Returns
     -------
@@ -80,6 +81,11 @@ def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.nda
     check_same("V", V.shape[0], "K's rows (one value per key)", m, "rows")
     S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
     S *= 1.0 / math.sqrt(d_k)  # keeps the scores' spread near 1 whatever d_k is
+    if bias is not None:
+        B = as_matrix("bias", bias)
+        if B.shape != S.shape:
+            raise ValueError(f"bias must have shape {S.shape}, one row per query and one column per key; got {B.shape}.")
+        S += B  # S = Q Kᵀ/√d_k + B
     if mask is not None:
         keep = check_mask(mask, n, m)
         if not keep.any(axis=1).all():

@@ -1,0 +1,188 @@
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import posattn as pa
+
+BREAKING = [s for s in pa.SCHEMES if s != "none"]
+
+
+@st.composite
+def sequences(draw, min_n=2, max_n=10):
+    """Random X (n, d) with default projections of even d_k, so that every scheme applies."""
+    n = draw(st.integers(min_n, max_n))
+    d = draw(st.integers(2, 12))
+    d_k = 2 * draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return rng.standard_normal((n, d)), pa.default_projections(d, d_k, draw(st.integers(1, 6)), seed=int(rng.integers(1000)))
+
+
+def _largest_error(X, weights, scheme):
+    f = lambda X: pa.attention_with_positions(X, *weights, scheme=scheme)  # noqa: E731
+    n = X.shape[0]
+    perms = pa.all_permutations(n) if n <= 5 else (np.roll(np.arange(n), s) for s in range(1, n))
+    return max(pa.equivariance_error(f, X, perm) for perm in perms)
+
+
+# ---- the headline: every scheme but "none" breaks equivariance --------------
+
+@given(sequences())
+def test_none_is_exactly_self_attention(inputs):
+    X, weights = inputs
+    for got, expected in zip(pa.attention_with_positions(X, *weights), pa.self_attention(X, *weights), strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+@given(sequences(), st.sampled_from(BREAKING))
+def test_every_position_scheme_breaks_permutation_equivariance(inputs, scheme):
+    X, weights = inputs
+    if scheme == "alibi" and X.shape[0] == 2:
+        X = np.vstack([X, X[:1] + 1.0])  # with n = 2, |i − j| cannot tell a swap apart (see the mirror test)
+    assert _largest_error(X, weights, scheme) > 1e-6
+
+
+@given(sequences(max_n=6))
+def test_no_scheme_means_equivariance_up_to_rounding(inputs):
+    X, weights = inputs
+    assert _largest_error(X, weights, "none") < 1e-12
+
+
+@given(sequences(min_n=2, max_n=8))
+def test_alibi_cannot_tell_a_sentence_from_its_mirror_image(inputs):
+    # |i − j| is unchanged by reversing the order, so reversal stays a symmetry of ALiBi alone
+    X, weights = inputs
+    f = lambda X: pa.attention_with_positions(X, *weights, scheme="alibi")  # noqa: E731
+    assert pa.equivariance_error(f, X, np.arange(X.shape[0])[::-1]) < 1e-12
+
+
+def test_position_errors_on_dog_bites_man_are_large(dog_bites_man):
+    X, weights, _ = dog_bites_man
+    for scheme in BREAKING:
+        assert _largest_error(X, weights, scheme) > 0.1, scheme
+
+
+# ---- sinusoidal ------------------------------------------------------------------
+
+def test_sinusoidal_interleaved_matches_the_paper_formula():
+    n, d = 7, 6
+    E = pa.sinusoidal_positions(n, d)
+    for p, i in itertools.product(range(n), range(d // 2)):
+        assert E[p, 2 * i] == pytest.approx(np.sin(p / 10000 ** (2 * i / d)), abs=1e-15)
+        assert E[p, 2 * i + 1] == pytest.approx(np.cos(p / 10000 ** (2 * i / d)), abs=1e-15)
+
+
+@pytest.mark.parametrize("d", [1, 5, 8])
+def test_split_layout_is_a_column_reordering_of_interleaved(d):
+    E, split = pa.sinusoidal_positions(9, d), pa.sinusoidal_positions(9, d, layout="split")
+    order = list(range(0, d, 2)) + list(range(1, d, 2))
+    np.testing.assert_array_equal(split, E[:, order])
+
+
+@given(st.integers(1, 30), st.sampled_from([2, 4, 8, 16]))
+def test_sinusoidal_shift_by_k_is_one_fixed_linear_map(k, d):
+    E = pa.sinusoidal_positions(60 + k, d)
+    M_k = pa.sinusoidal_shift(k, d)
+    np.testing.assert_allclose(E[:60] @ M_k, E[k:], atol=1e-10)
+    np.testing.assert_allclose(M_k @ M_k.T, np.eye(d), atol=1e-12)  # a rotation: lengths are kept
+    np.testing.assert_allclose(M_k @ pa.sinusoidal_shift(1, d), pa.sinusoidal_shift(k + 1, d), atol=1e-12)
+
+
+# ---- learned ---------------------------------------------------------------------
+
+def test_learned_table_is_fixed_and_shared_by_prefixes():
+    np.testing.assert_array_equal(pa.learned_positions(5, 8), pa.learned_positions(64, 8)[:5])
+    assert not np.allclose(pa.learned_positions(5, 8), pa.learned_positions(5, 8, seed=1))
+
+
+# ---- RoPE ------------------------------------------------------------------------
+
+@given(sequences(), st.floats(-50, 50))
+def test_rope_scores_ignore_a_common_shift_of_positions(inputs, k):
+    X, (W_Q, W_K, _) = inputs
+    Q, K = X @ W_Q, X @ W_K
+    p = np.arange(X.shape[0], dtype=float)
+    S = pa.rope(Q, p) @ pa.rope(K, p).T
+    np.testing.assert_allclose(pa.rope(Q, p + k) @ pa.rope(K, p + k).T, S, atol=1e-9)
+
+
+def test_rope_score_depends_on_the_offset_only(rng):
+    q, k = rng.standard_normal((1, 6)), rng.standard_normal((1, 6))
+    score = lambda i, j: float((pa.rope(q, [i]) @ pa.rope(k, [j]).T)[0, 0])  # noqa: E731
+    assert score(5, 2) == pytest.approx(score(13, 10), abs=1e-12)
+    assert score(5, 2) != pytest.approx(score(2, 5), abs=1e-3)  # the sign of the offset matters
+
+
+def test_rope_keeps_lengths_and_position_zero():
+    Z = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(np.linalg.norm(pa.rope(Z), axis=1), np.linalg.norm(Z, axis=1))
+    np.testing.assert_array_equal(pa.rope(Z)[0], Z[0])
+
+
+# ---- ALiBi and the causal mask -------------------------------------------------
+
+@given(st.integers(1, 20), st.floats(0.01, 4.0))
+def test_alibi_bias_depends_only_on_distance(n, m):
+    B = pa.alibi_bias(n, m)
+    i, j = np.indices((n, n))
+    np.testing.assert_allclose(B, -m * np.abs(i - j))
+    np.testing.assert_array_equal(B, B.T)
+    np.testing.assert_array_equal(B[:-1, :-1], B[1:, 1:])  # same along every diagonal
+
+
+@given(sequences(min_n=1))
+def test_causal_mask_makes_A_lower_triangular_with_rows_summing_to_one(inputs):
+    X, weights = inputs
+    _, A = pa.attention_with_positions(X, *weights, scheme="causal")
+    np.testing.assert_array_equal(np.triu(A, 1), 0.0)
+    np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_attention_bias_is_added_to_the_scores():
+    Y, A = pa.scaled_dot_product_attention([[0.0]], [[0.0], [0.0]], [[1.0], [3.0]], bias=[[np.log(3.0), 0.0]])
+    np.testing.assert_allclose(A, [[0.75, 0.25]])
+    np.testing.assert_allclose(Y, [[1.5]])
+
+
+# ---- messages ----------------------------------------------------------------------
+
+def test_unknown_scheme_lists_the_valid_ones(dog_bites_man):
+    X, weights, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"scheme must be one of 'none', 'sinusoidal', .*'causal'; got 'sine'"):
+        pa.attention_with_positions(X, *weights, scheme="sine")
+
+
+def test_sentence_longer_than_the_learned_table_is_refused():
+    with pytest.raises(ValueError, match=r"n must be at most max_len = 64.*got n = 65"):
+        pa.learned_positions(65, 8)
+    with pytest.raises(ValueError, match=r"n must be at most max_len = 64"):
+        pa.attention_with_positions(np.ones((65, 8)), *pa.default_projections(), scheme="learned")
+
+
+def test_rope_refuses_odd_d_k():
+    with pytest.raises(ValueError, match=r"even number of columns \(d_k\).*got d_k = 3"):
+        pa.rope(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"got d_k = 3"):
+        pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(8, 3, 4), scheme="rope")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: pa.sinusoidal_positions(3, 4, layout="halves"), ValueError, r"layout must be one of 'interleaved', 'split'"),
+        (lambda: pa.sinusoidal_shift(1, 5), ValueError, r"d must be even for the shift matrix"),
+        (lambda: pa.alibi_bias(3, slope=-1.0), ValueError, r"slope must be a positive number"),
+        (lambda: pa.rope(np.ones((2, 4)), positions=[0.0]), ValueError, r"positions must have one entry per row of Z \(2\)"),
+        (lambda: pa.frequencies(4, base=1.0), ValueError, r"base must be a number above 1"),
+        (lambda: pa.causal_mask(0), ValueError, r"n must be at least 1"),
+        (lambda: pa.scaled_dot_product_attention([[1.0]], [[1.0]], [[1.0]], bias=[[0.0, 0.0]]), ValueError,
+         r"bias must have shape \(1, 1\)"),
+        (lambda: pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(), scheme=None), ValueError,
+         r"scheme must be one of .*got None"),
+    ],
+)
+def test_bad_input_gets_a_clear_message(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
