@@ -1,0 +1,63 @@
+"""The series' heatmaps, tested by state: image data, colour scale, tick labels, written values."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import posattn as pa
+from posattn import plotting
+
+
+def ticks(axis) -> list[str]:
+    return [t.get_text() for t in axis.get_ticklabels()]
+
+
+def test_attention_heatmap_shows_A_on_a_fixed_scale_with_tokens(dog_bites_man):
+    X, W, tokens = dog_bites_man
+    _, A = pa.self_attention(X, *W)
+    image = plotting.attention_heatmap(A, tokens)
+    np.testing.assert_array_equal(image.get_array(), A)
+    assert image.get_clim() == (0.0, 1.0)
+    assert image.get_cmap().name == plotting.ATTENTION_CMAP
+    assert ticks(image.axes.xaxis) == ticks(image.axes.yaxis) == tokens
+    assert [t.get_text() for t in image.axes.texts] == [f"{a:.2f}" for a in A.ravel()]
+    plt.close("all")
+
+
+def test_values_are_written_only_for_short_sentences():
+    A = pa.softmax(np.random.default_rng(0).standard_normal((9, 9)))
+    assert len(plotting.attention_heatmap(A).axes.texts) == 0
+    assert len(plotting.attention_heatmap(A[:8, :8] / A[:8, :8].sum(1, keepdims=True)).axes.texts) == 64
+    plt.close("all")
+
+
+def test_cell_text_stays_readable_on_dark_and_light_cells():
+    image = plotting.attention_heatmap(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    colours = [t.get_color() for t in image.axes.texts]
+    assert colours == ["white", "black", "black", "white"]  # viridis: dark purple at 0, yellow at 1
+    plt.close("all")
+
+
+def test_attention_pair_shares_one_colour_bar(dog_bites_man):
+    X, W, tokens = dog_bites_man
+    _, A = pa.self_attention(X, *W)
+    perm = [2, 1, 0]
+    fig = plotting.attention_pair(A, tokens, A[perm][:, perm], [tokens[i] for i in perm])
+    left, right, bar = fig.axes
+    np.testing.assert_array_equal(right.images[0].get_array(), A[perm][:, perm])
+    assert ticks(right.xaxis) == ["man", "bites", "dog"]
+    assert bar.get_ylabel().startswith("attention weight")
+    plt.close(fig)
+
+
+def test_permutation_heatmap_draws_P():
+    image = plotting.permutation_heatmap([2, 0, 1], ["dog", "bites", "man"])
+    np.testing.assert_array_equal(image.get_array(), pa.permutation_matrix([2, 0, 1]))
+    assert ticks(image.axes.yaxis) == ["man", "dog", "bites"]
+    plt.close("all")
+
+
+def test_labels_must_match_the_matrix():
+    with pytest.raises(ValueError, match=r"row_labels must have one label per row \(3\); got 2: \['a', 'b'\]"):
+        plotting.attention_heatmap(np.eye(3), ["a", "b"])
+    plt.close("all")
