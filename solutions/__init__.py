@@ -1,0 +1,1 @@
+"""Solutions to the exercises at the end of each notebook. Try the exercise first."""
