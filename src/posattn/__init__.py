@@ -5,6 +5,7 @@ Math modules need numpy only; ``posattn.plotting`` (matplotlib) and
 """
 
 from .attention import attention_loop, scaled_dot_product_attention, self_attention, softmax
+from .baselines import conv1d, conv_kernel, rnn, rnn_weights, shift_error, symmetries
 from .embeddings import default_projections, embed, tokenize
 from .permutations import (
     all_permutations,
@@ -37,6 +38,8 @@ __all__ = [
     "attention_loop",
     "attention_with_positions",
     "causal_mask",
+    "conv1d",
+    "conv_kernel",
     "default_projections",
     "embed",
     "equivariance_error",
@@ -47,11 +50,15 @@ __all__ = [
     "permutation_matrix",
     "permute",
     "random_permutation",
+    "rnn",
+    "rnn_weights",
     "rope",
     "scaled_dot_product_attention",
     "self_attention",
+    "shift_error",
     "sinusoidal_positions",
     "sinusoidal_shift",
     "softmax",
+    "symmetries",
     "tokenize",
 ]
