@@ -1,0 +1,23 @@
+"""Solutions to the exercises of notebook 03 (softmax and projections). Try them first!"""
+
+import numpy as np
+
+import posattn as pa
+
+
+def stable_softmax(s):
+    """Exercise 1: shift by the max (softmax(s + c) = softmax(s)), exponentiate, normalise."""
+    s = np.asarray(s, dtype=float)
+    e = np.exp(s - s.max())  # the largest term is exp(0) = 1: no overflow, no 0/0
+    return e / e.sum()
+
+
+# Exercise 2: Var(q·k) = d_k = 256, so the standard deviation is √256.
+spread_at_256 = 16.0
+
+
+def query_of_man():
+    """Exercise 3: q = x W_Q for "man" (row 0 of "man bites dog"): the same as in "dog bites man"."""
+    X_mbd = pa.embed(pa.tokenize("man bites dog"))
+    W_Q = pa.default_projections()[0]
+    return X_mbd[0] @ W_Q
