@@ -1,24 +1,11 @@
 """The notebook 03 checkers accept the solutions and reject wrong answers."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import posattn as pa
 from posattn.exercises import nb03
-
-
-def _solutions():
-    path = Path(__file__).resolve().parents[1] / "solutions" / "nb03_solutions.py"
-    spec = importlib.util.spec_from_file_location("nb03_solutions", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SOL = _solutions()
+from solutions import nb03_solutions as SOL
 
 
 def test_solutions_pass_their_checkers():
