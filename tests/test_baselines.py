@@ -81,3 +81,13 @@ def test_symmetries_table_of_the_series():
 def test_bad_input_gets_a_clear_message(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_influence_shows_the_chain_the_window_and_the_all_to_all():
+    X = np.random.default_rng(2).standard_normal((6, 8))
+    W_x, W_h = pa.rnn_weights()
+    W = pa.default_projections()
+    i, j = np.indices((6, 6))
+    np.testing.assert_array_equal(pa.influence(lambda X: pa.rnn(X, W_x, W_h), X), j <= i)
+    np.testing.assert_array_equal(pa.influence(lambda X: pa.conv1d(X, pa.conv_kernel()), X), np.abs(i - j) <= 1)
+    assert pa.influence(lambda X: pa.self_attention(X, *W)[0], X).all()

@@ -5,7 +5,7 @@ Math modules need numpy only; ``posattn.plotting`` (matplotlib) and
 """
 
 from .attention import attention_loop, scaled_dot_product_attention, self_attention, softmax
-from .baselines import conv1d, conv_kernel, rnn, rnn_weights, shift_error, symmetries
+from .baselines import conv1d, conv_kernel, influence, rnn, rnn_weights, shift_error, symmetries
 from .embeddings import default_projections, embed, tokenize
 from .permutations import (
     all_permutations,
@@ -43,6 +43,8 @@ __all__ = [
     "default_projections",
     "embed",
     "equivariance_error",
+    "frequencies",
+    "influence",
     "frequencies",
     "invariance_error",
     "inverse_permutation",

@@ -78,6 +78,22 @@ def conv1d(X, kernel) -> np.ndarray:
     return sum(padded[o: o + n] @ W[o] for o in range(width))  # Σ_o (n, d) @ (d, d_out) -> (n, d_out)
 
 
+def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
+    """Which outputs feel which inputs: M[t, j] is True when changing x_j changes output row t.
+
+    >>> influence(lambda X: np.cumsum(X, axis=0), np.zeros((3, 1))).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
+    X = as_matrix("X", X)
+    before = np.asarray(f(X), dtype=np.float64)
+    M = np.zeros((before.shape[0], X.shape[0]), dtype=bool)
+    for j in range(X.shape[0]):
+        nudged = X.copy()
+        nudged[j] += nudge  # move token j only
+        M[:, j] = (np.asarray(f(nudged)) != before).reshape(before.shape[0], -1).any(axis=1)
+    return M
+
+
 def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
     """How far f is from shift equivariance away from the edges: max_t |f(X shifted by k)[t] − f(X)[t − k]|.
 
