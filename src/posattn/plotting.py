@@ -101,3 +101,39 @@ def series_style() -> None:
         "figure.dpi": 100, "savefig.dpi": 100, "font.size": 12, "axes.titlesize": 13,
         "axes.labelsize": 12, "xtick.labelsize": 12, "ytick.labelsize": 12, "figure.figsize": (6, 4),
     })
+
+
+TOKEN_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00")  # Okabe–Ito: colour-blind safe
+
+
+def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
+    """y = Σ_j α_j v_j in the plane: each value v_j a dot, the terms α_j v_j arrows laid tip to tail, y a star.
+
+    ``order`` is the order in which the terms are added (default 0, 1, …); any order ends at the same y.
+    V has shape (n, 2); returns the Axes.
+    """
+    from ._checks import check_perm
+
+    V, alpha = as_matrix("V", V), as_matrix("weights", weights, ndim=1)
+    n = V.shape[0]
+    if V.shape[1] != 2:
+        raise ValueError(f"V must have 2 columns to be drawn in the plane; got shape {V.shape}. Pick two, e.g. V[:, :2].")
+    if alpha.size != n:
+        raise ValueError(f"weights must have one entry per row of V ({n}); got {alpha.size}.")
+    order, labels = check_perm(range(n) if order is None else order, n, "order"), _labels("tokens", tokens, n)
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5), layout="constrained")[1]
+    tip = np.zeros(2)
+    for j in order:  # term α_j v_j starts where the previous term ended
+        colour = TOKEN_COLOURS[j % len(TOKEN_COLOURS)]
+        arrow = {"arrowstyle": "-|>", "color": colour, "lw": 2.5, "shrinkA": 0, "shrinkB": 0}
+        ax.annotate("", tip + alpha[j] * V[j], tip, arrowprops=arrow)
+        ax.scatter(*V[j], s=70, color=colour, edgecolor="black", zorder=3)
+        ax.annotate(f"{labels[j]}  α={alpha[j]:.2f}", V[j], xytext=(7, 5), textcoords="offset points")
+        tip = tip + alpha[j] * V[j]
+    ax.plot(*tip, marker="*", markersize=18, color="black", linestyle="none", label="y = Σ α_j v_j")
+    ax.annotate("y", tip, xytext=(9, -16), textcoords="offset points", fontweight="bold")
+    ax.plot(0.0, 0.0, marker="o", markersize=4, color="0.4")
+    ax.set(aspect="equal", title=title or "")
+    ax.margins(0.25)  # room for the labels beside the dots
+    ax.grid(alpha=0.3)
+    return ax
