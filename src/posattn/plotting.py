@@ -137,3 +137,25 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
     ax.margins(0.25)  # room for the labels beside the dots
     ax.grid(alpha=0.3)
     return ax
+
+
+def error_scatter(sizes, errors, *, threshold=1e-12, floor=1e-18, ax=None):
+    """One marker per trial: its error (log scale) against the sequence length n; returns the Axes.
+
+    ``errors`` maps a label to one error per entry of ``sizes``; exact zeros are drawn at ``floor``
+    (a log axis has no 0), and a dashed line marks ``threshold``.
+    """
+    sizes = as_matrix("sizes", sizes, ndim=1)
+    ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
+    if not 1 <= len(errors) <= 3:
+        raise ValueError(f"errors must map 1 to 3 labels to arrays of errors; got {len(errors)} labels.")
+    for (label, values), colour, marker in zip(errors.items(), ("#0072B2", "#D55E00", "#009E73"), "o^s", strict=False):
+        values = np.abs(np.asarray(values, dtype=np.float64))
+        if values.shape != sizes.shape:
+            raise ValueError(f"errors[{label!r}] must have one value per size ({sizes.size}); got shape {values.shape}.")
+        ax.scatter(sizes, np.maximum(values, floor), s=20, color=colour, marker=marker, alpha=0.7, label=label)
+    ax.axhline(threshold, color="black", linestyle="--", linewidth=1, label=f"threshold {threshold:g}")
+    ax.axhline(floor, color="0.5", linestyle=":", linewidth=1, label="exactly 0 (drawn here)")
+    ax.set(yscale="log", ylim=(floor / 10, None), xlabel="sequence length n", ylabel="largest difference")
+    ax.legend(loc="center right", fontsize=10)
+    return ax
