@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 
+import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from .plotting import ATTENTION_CMAP, _text_colour, attention_heatmap
+from .plotting import ATTENTION_CMAP, attention_heatmap
 
 TITLES = ("A (original order)", "A' (shuffled)", "Pᵀ A' P (A' put back in the original order)")
 
@@ -34,36 +35,41 @@ class ExplorerFigure:
         self.figure = Figure(figsize=size, dpi=dpi)
         FigureCanvasAgg(self.figure)
         self.axes = self.figure.subplots(1, 2)
-        self.images: list = []
         self._labels: tuple = ()
-        self._background = None
+        self._shown_A = None  # the A drawn into the second background
+        self._bare = self._with_A = None  # backgrounds: without anything a click changes; plus the A panel
 
     def update(self, A: np.ndarray, tokens, A2: np.ndarray, tokens2, title2: str = TITLES[1]) -> bytes:
-        """Show A (rows and columns labelled ``tokens``) and A2 (labelled ``tokens2``)."""
+        """Show A (rows and columns labelled ``tokens``) and A2 (labelled ``tokens2``); returns the PNG."""
         if self._labels != tuple(sorted(tokens)):  # new words or a new length: the layout must change
             self._rebuild(A, tokens, A2, tokens2, title2)
-        else:
-            for ax, M, labels in zip(self.axes, (A, A2), (tokens, tokens2), strict=True):
-                self._refresh(ax, M, labels)
-            self.axes[1].title.set_text(title2)
-            self._blit()
-        return png_bytes(self.figure.canvas)
+        canvas, (A_panel, shuffled_panel) = self.figure.canvas, self.axes
+        if self._shown_A is None or not np.array_equal(A, self._shown_A):  # a new scheme changes A as well
+            self._refresh(A_panel, A, None)
+            self._blit(self._bare, self._dynamic(A_panel))
+            self._with_A, self._shown_A = canvas.copy_from_bbox(self.figure.bbox), A.copy()
+        self._refresh(shuffled_panel, A2, tokens2)
+        shuffled_panel.title.set_text(title2)
+        self._blit(self._with_A, self._dynamic(shuffled_panel))
+        return png_bytes(canvas)
 
-    def _refresh(self, ax, M: np.ndarray, labels) -> None:
-        """New data and words on the existing artists of one panel."""
+    @staticmethod
+    def _refresh(ax, M: np.ndarray, labels) -> None:
+        """New data (and words, unless None) on the existing artists of one panel."""
         ax.images[0].set_data(M)
-        ax.set_xticklabels(labels)
-        ax.set_yticklabels(labels)
-        for text, value in zip(ax.texts, M.ravel(), strict=False):  # row-major as annotate wrote them; none when n > 8
+        if labels is not None:
+            ax.set_xticklabels(labels)
+            ax.set_yticklabels(labels)
+        for text, value, colour in zip(ax.texts, M.ravel(), _text_colours(M).ravel(), strict=False):  # none when n > 8
             text.set_text(f"{value:.2f}")
-            text.set_color(_text_colour(value, 0.0, 1.0, ATTENTION_CMAP))
+            text.set_color(colour)
 
-    def _dynamic(self) -> list:
-        """The artists a click changes: images, cell values, tick labels, the titles."""
-        parts = []
-        for ax in self.axes:
-            parts += [*ax.images, *ax.texts, ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()]
-        return parts
+    @staticmethod
+    def _dynamic(ax) -> list:
+        """What a click can change in a panel: the image, the values, and on A' the title and words.
+        A's words change only with the sentence, which rebuilds the figure."""
+        labels = [ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()] if ax.get_subplotspec().colspan.start else []
+        return [*ax.images, *ax.texts, *labels]
 
     def _rebuild(self, A, tokens, A2, tokens2, title2: str) -> None:
         """New length or new words: fresh axes contents, a fresh layout, a fresh background."""
@@ -74,15 +80,19 @@ class ExplorerFigure:
         for ax, M, labels, title in zip(self.axes, (A, A2), (tokens, tokens2), (TITLES[0], title2), strict=True):
             attention_heatmap(M, labels, ax, title=title)
             ax.tick_params(axis="x", labelrotation=90 if len(labels) > 5 else 0)
-        self.images = [ax.images[0] for ax in self.axes]
-        figure.colorbar(self.images[1], ax=self.axes, shrink=0.8, label="attention weight α_ij")
+        figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij")
         figure.draw_without_rendering()  # constrained layout places everything once, labels visible
         for ax in self.axes:
             self._freeze(ax)
         figure.set_layout_engine("none")  # later draws keep these positions
-        self._labels = tuple(sorted(tokens))
-        self._background = None
-        self._blit()
+        dynamic = self._dynamic(self.axes[0]) + self._dynamic(self.axes[1])
+        for artist in dynamic:
+            artist.set_visible(False)
+        figure.canvas.draw()
+        self._bare = figure.canvas.copy_from_bbox(figure.bbox)
+        for artist in dynamic:
+            artist.set_visible(True)
+        self._labels, self._shown_A = tuple(sorted(tokens)), None
 
     @staticmethod
     def _freeze(ax) -> None:
@@ -92,16 +102,14 @@ class ExplorerFigure:
         ax.xaxis.set_label_coords(0.5, to_axes.transform(ax.xaxis.label.get_position())[1])
         ax.yaxis.set_label_coords(to_axes.transform(ax.yaxis.label.get_position())[0], 0.5)
 
-    def _blit(self) -> None:
-        """Redraw only the changing artists over the cached rest of the figure."""
-        canvas, dynamic = self.figure.canvas, self._dynamic()
-        if self._background is None:
-            for artist in dynamic:
-                artist.set_visible(False)
-            canvas.draw()
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-            for artist in dynamic:
-                artist.set_visible(True)
-        canvas.restore_region(self._background)
-        for artist in dynamic:
+    def _blit(self, background, artists: list) -> None:
+        """Redraw only ``artists`` over a cached background (blitting)."""
+        self.figure.canvas.restore_region(background)
+        for artist in artists:
             self.figure.draw_artist(artist)
+
+
+def _text_colours(M: np.ndarray) -> np.ndarray:
+    """Black on light cells, white on dark ones (plotting's rule, for a whole matrix at once)."""
+    r, g, b = np.moveaxis(matplotlib.colormaps[ATTENTION_CMAP](M)[..., :3], -1, 0)
+    return np.where(0.299 * r + 0.587 * g + 0.114 * b > 0.5, "black", "white")

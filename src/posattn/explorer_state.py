@@ -139,7 +139,8 @@ def status_line(view: View) -> str:
     if (view.perm == np.arange(view.perm.size)).all():
         return f"π = {pi} is the original order ('{words}'), so A' = A. Press Shuffle or choose an order."
     if view.error < TOLERANCE and view.Y_error < TOLERANCE:
-        return f"A' = P A Pᵀ for π = {pi} ('{words}'): largest difference below {TOLERANCE:.0e}, and Y' = P Y."
+        blind = "" if view.scheme == "none" else f" The {view.scheme!r} positions cannot see this reordering."
+        return f"A' = P A Pᵀ for π = {pi} ('{words}'): largest difference below {TOLERANCE:.0e}, and Y' = P Y.{blind}"
     return (f"A' is not P A Pᵀ for π = {pi} ('{words}') with {view.scheme!r} positions: "
             f"largest difference {view.error:.3g} (Y' vs P Y: {view.Y_error:.3g}).")
 

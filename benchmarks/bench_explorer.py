@@ -1,0 +1,94 @@
+"""How long one click of the "dog bites man" explorer takes, measured in one run on the same data.
+
+    python benchmarks/bench_explorer.py
+
+For n = 3 and n = 12 words, the time from a new order to new PNG bytes, as medians over repeats:
+- explorer: ``ShuffleExplorer``, order set on its control (attention, in-place update, blit, PNG,
+  status line and Y table: the whole click);
+- naive: a new ``plotting.attention_pair`` figure drawn per click (plus the same attention and PNG);
+- floor: one full redraw of the explorer's own, unchanged figure to PNG.
+Targets: naive / explorer ≥ 5, explorer / floor ≤ 1.5. Prints ratios; absolute times are noisy here.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from posattn import plotting  # noqa: E402
+from posattn.explorer_figure import png_bytes  # noqa: E402
+from posattn.explorer_state import compute_view, format_order  # noqa: E402
+from posattn.widgets import ShuffleExplorer  # noqa: E402
+
+SENTENCES = {3: "dog bites man", 12: "the quick brown fox jumps over a lazy dog near my house"}
+
+
+def medians(approaches: dict, repeats: int) -> dict:
+    """Median time of each approach; rounds interleave them so machine load hits all alike."""
+    times = {name: [] for name in approaches}
+    for f in approaches.values():
+        f()  # warm up: font caches, first layout
+    for _ in range(repeats):
+        for name, f in approaches.items():
+            start = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def orders(n: int):
+    """Two orders to alternate between, so every click changes what is shown."""
+    return [list(range(n))[::-1], list(range(1, n)) + [0]]
+
+
+def explorer_click(explorer: ShuffleExplorer, n: int):
+    cycle = [format_order(p) for p in orders(n)]
+
+    def click():
+        cycle.reverse()
+        explorer.order.value = cycle[0]
+    return click
+
+
+def naive_click(tokens: list[str], n: int):
+    cycle = orders(n)
+
+    def click():
+        cycle.reverse()
+        view = compute_view(tokens, cycle[0])
+        figure = plotting.attention_pair(view.A, view.tokens, view.A_shuffled, view.shuffled_tokens)
+        figure.canvas.draw()
+        png_bytes(figure.canvas)
+        plt.close(figure)
+    return click
+
+
+def floor_redraw(explorer: ShuffleExplorer):
+    def redraw():
+        explorer.figure.canvas.draw()
+        png_bytes(explorer.figure.canvas)
+    return redraw
+
+
+def main(repeats: int = 21) -> None:
+    plotting.series_style()
+    print(f"median of {repeats} clicks, PNG bytes out   explorer    naive    floor   naive/explorer  explorer/floor")
+    for n, sentence in SENTENCES.items():
+        explorer = ShuffleExplorer(sentence)
+        approaches = {"explorer": explorer_click(explorer, n), "naive": naive_click(explorer.tokens, n),
+                      "floor": floor_redraw(explorer)}
+        t = medians(approaches, repeats)
+        ours, naive, floor = t["explorer"], t["naive"], t["floor"]
+        print(f"n = {n:2d} {'':29s} {ours * 1e3:7.1f} ms {naive * 1e3:6.1f} ms {floor * 1e3:6.1f} ms"
+              f" {naive / ours:12.1f}×  {ours / floor:12.2f}×")
+    print("targets: naive/explorer ≥ 5×, explorer/floor ≤ 1.5×")
+
+
+if __name__ == "__main__":
+    main()
