@@ -1,0 +1,82 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, and a private JupyterLab server.
+
+The server runs from this environment (sys.executable -m jupyter lab) on 127.0.0.1, a free port and a random
+token, over a temporary copy of notebooks/ (the committed notebooks are never rewritten), with its own settings,
+kernelspec and workspace folders, and it is stopped whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from jlab import NOTEBOOKS, start_lab, stop, wait_until_up
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+HOW_TO_ENABLE = "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
+
+
+def browser_required() -> bool:
+    """In CI (or with POSATTN_REQUIRE_BROWSER=1) a missing browser fails the run instead of skipping."""
+    return bool(os.environ.get("CI")) or os.environ.get("POSATTN_REQUIRE_BROWSER") == "1"
+
+
+def chromium_path() -> Path:
+    """The browser to drive: $POSATTN_CHROMIUM, else Debian's /usr/bin/chromium; skip (or fail in CI) without it."""
+    path = Path(os.environ.get("POSATTN_CHROMIUM", "/usr/bin/chromium"))
+    missing = None if path.is_file() and os.access(path, os.X_OK) else f"no Chromium at {path}"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing = "the Python package playwright is not installed (run `make setup`)"
+    if missing and browser_required():
+        pytest.fail(f"browser tests are required in CI, but {missing}; {HOW_TO_ENABLE}", pytrace=False)
+    if missing:
+        pytest.skip(f"browser tests skipped: {missing}; {HOW_TO_ENABLE}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium shared by all browser tests."""
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh 1280×900 page; closed after the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def lab(browser, tmp_path_factory) -> Iterator[dict]:
+    """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root"}."""
+    home = tmp_path_factory.mktemp("jupyter-home")
+    root = tmp_path_factory.mktemp("lab-root") / "notebooks"
+    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    token = secrets.token_hex(24)
+    proc, url = start_lab(root, home, token)
+    try:
+        wait_until_up(proc, f"{url}/api/status?token={token}", home / "jupyter-lab.log")
+        yield {"url": url, "token": token, "root": root}
+    finally:
+        stop(proc)

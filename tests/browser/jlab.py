@@ -1,0 +1,147 @@
+"""Helpers for the browser tests: a private JupyterLab server, and driving a notebook through its UI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Quiet, reproducible JupyterLab: no news or update checks, every cell in the DOM (no virtual scrolling).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none", "scrollPastEnd": False},
+}
+LAB_OPTIONS = ["--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0", "--LabApp.news_url=",
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def private_jupyter_env(home: Path) -> dict[str, str]:
+    """Environment variables that keep the server's config, settings and kernels inside home."""
+    env = dict(os.environ)
+    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                     ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
+                     ("IPYTHONDIR", "ipython")]:
+        env[var] = str(home / sub)
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    for name, value in LAB_SETTINGS.items():
+        (home / "settings" / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / "settings" / name).write_text(json.dumps(value))
+    kernel = home / "data" / "kernels" / "python3" / "kernel.json"  # this environment's Python, whatever else exists
+    kernel.parent.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    kernel.write_text(json.dumps({"argv": argv, "display_name": "Python 3 (ipykernel)", "language": "python"}))
+    env.pop("MPLBACKEND", None)  # kernels pick their usual inline backend
+    return env
+
+
+def start_lab(root: Path, home: Path, token: str) -> tuple[subprocess.Popen, str]:
+    """Start `python -m jupyter lab` of this environment over root in its own process group; return it and its URL."""
+    port = free_port()
+    args = [sys.executable, "-m", "jupyter", "lab", *LAB_OPTIONS, f"--ServerApp.root_dir={root}", f"--port={port}",
+            f"--IdentityProvider.token={token}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--allow-root")
+    with (home / "jupyter-lab.log").open("wb") as log:
+        proc = subprocess.Popen(args, cwd=root, env=private_jupyter_env(home), stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def wait_until_up(proc: subprocess.Popen, url: str, log: Path, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop the server and its kernels (its own process group): SIGTERM, then SIGKILL after 10 s."""
+    for sig, grace in [(signal.SIGTERM, 10), (signal.SIGKILL, 5)]:
+        if proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# The open notebook, read from JupyterLab's own model (the server runs with expose_app_in_browser).
+NOTEBOOK_STATE = """() => {
+  const panel = window.jupyterapp?.shell.currentWidget;
+  if (!panel || !panel.content || !panel.context || !panel.context.isReady) return null;
+  const cells = panel.content.widgets.filter(w => w.model.type === 'code');
+  return {
+    cells: panel.content.widgets.length,
+    modelCells: panel.content.model.cells.length,
+    kernel: panel.sessionContext.session?.kernel?.status ?? 'none',
+    unrun: cells.filter(w => w.model.executionCount === null).length,
+    errors: cells.flatMap(w => w.model.outputs.toJSON()).filter(o => o.output_type === 'error')
+                 .map(o => `${o.ename}: ${o.evalue}`),
+  };
+}"""
+READY = f"() => {{ const s = ({NOTEBOOK_STATE})(); return s && s.cells === s.modelCells && s.kernel === 'idle'; }}"
+FINISHED = (f"() => {{ const s = ({NOTEBOOK_STATE})(); "
+            "return s && s.kernel === 'idle' && (s.unrun === 0 || s.errors.length > 0); }")
+PLACEHOLDERS = re.compile("Loading widget|Error displaying widget")
+
+
+def open_notebook(page, lab: dict, name: str) -> None:
+    """Open NAME in JupyterLab and wait until its cells are in the page and its kernel is idle."""
+    page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
+    page.wait_for_function(READY, timeout=90_000, polling=250)
+
+
+def run_all(page, timeout_s: float = 300) -> dict:
+    """Clear the outputs, then Run ▸ Run All Cells from JupyterLab's menu; wait for idle; return the state."""
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+    page.locator("li[data-command='runmenu:run-all']").click()
+    page.wait_for_function(FINISHED, timeout=timeout_s * 1000, polling=250)
+    page.get_by_text(PLACEHOLDERS).first.wait_for(state="detached", timeout=20_000)
+    return page.evaluate(NOTEBOOK_STATE)
+
+
+SCROLLER = ".jp-NotebookPanel .jp-WindowedPanel-outer"
+
+
+def screenshot_path(name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / name
+
+
+def screenshot_notebook(page, name: str) -> Path:
+    """Save the whole notebook as one picture: hide the file browser, grow the viewport to the notebook's height."""
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    height = page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollHeight")
+    page.set_viewport_size({"width": 1280, "height": max(900, min(height + 150, 16_000))})
+    page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 0)")
+    page.wait_for_timeout(500)
+    path = screenshot_path(name)
+    page.screenshot(path=path)
+    return path
