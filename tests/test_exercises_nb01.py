@@ -1,24 +1,11 @@
 """The checkers of notebook 01 accept the solutions and reject wrong or missing answers."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import posattn as pa
 from posattn.exercises import nb01
-
-
-def _solutions():
-    path = Path(__file__).resolve().parent.parent / "solutions" / "nb01_solutions.py"
-    spec = importlib.util.spec_from_file_location("nb01_solutions", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-solutions = _solutions()
+from solutions import nb01_solutions as solutions
 
 
 def test_verdict_agrees_with_the_definitions_on_known_functions():

@@ -1,23 +1,10 @@
 """The checkers of notebook 02 accept the solutions and reject wrong or missing answers."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from posattn.exercises import nb02
-
-
-def _solutions():
-    path = Path(__file__).resolve().parent.parent / "solutions" / "nb02_solutions.py"
-    spec = importlib.util.spec_from_file_location("nb02_solutions", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-solutions = _solutions()
+from solutions import nb02_solutions as solutions
 
 
 def test_exercise_data_are_attention_weights_and_a_triangle_of_values():
