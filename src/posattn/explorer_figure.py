@@ -36,20 +36,21 @@ class ExplorerFigure:
         FigureCanvasAgg(self.figure)
         self.axes = self.figure.subplots(1, 2)
         self._labels: tuple = ()
-        self._shown_A = None  # the A drawn into the second background
+        self._shown_A = None  # (A, its title) as drawn into the second background
         self._bare = self._with_A = None  # backgrounds: without anything a click changes; plus the A panel
 
-    def update(self, A: np.ndarray, tokens, A2: np.ndarray, tokens2, title2: str = TITLES[1]) -> bytes:
+    def update(self, A: np.ndarray, tokens, A2: np.ndarray, tokens2, titles: tuple[str, str] = TITLES[:2]) -> bytes:
         """Show A (rows and columns labelled ``tokens``) and A2 (labelled ``tokens2``); returns the PNG."""
         if self._labels != tuple(sorted(tokens)):  # new words or a new length: the layout must change
-            self._rebuild(A, tokens, A2, tokens2, title2)
+            self._rebuild(A, tokens, A2, tokens2, titles)
         canvas, (A_panel, shuffled_panel) = self.figure.canvas, self.axes
-        if self._shown_A is None or not np.array_equal(A, self._shown_A):  # a new scheme changes A as well
-            self._refresh(A_panel, A, None)
+        if self._shown_A is None or not (np.array_equal(A, self._shown_A[0]) and titles[0] == self._shown_A[1]):
+            self._refresh(A_panel, A, None)  # a new scheme changes A too
+            A_panel.title.set_text(titles[0])
             self._blit(self._bare, self._dynamic(A_panel))
-            self._with_A, self._shown_A = canvas.copy_from_bbox(self.figure.bbox), A.copy()
+            self._with_A, self._shown_A = canvas.copy_from_bbox(self.figure.bbox), (A.copy(), titles[0])
         self._refresh(shuffled_panel, A2, tokens2)
-        shuffled_panel.title.set_text(title2)
+        shuffled_panel.title.set_text(titles[1])
         self._blit(self._with_A, self._dynamic(shuffled_panel))
         return png_bytes(canvas)
 
@@ -66,18 +67,18 @@ class ExplorerFigure:
 
     @staticmethod
     def _dynamic(ax) -> list:
-        """What a click can change in a panel: the image, the values, and on A' the title and words.
+        """What a click can change in a panel: the image, the values, the title, and on A' the words.
         A's words change only with the sentence, which rebuilds the figure."""
-        labels = [ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()] if ax.get_subplotspec().colspan.start else []
-        return [*ax.images, *ax.texts, *labels]
+        words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax.get_subplotspec().colspan.start else []
+        return [*ax.images, *ax.texts, ax.title, *words]
 
-    def _rebuild(self, A, tokens, A2, tokens2, title2: str) -> None:
+    def _rebuild(self, A, tokens, A2, tokens2, titles: tuple[str, str]) -> None:
         """New length or new words: fresh axes contents, a fresh layout, a fresh background."""
         figure = self.figure
         figure.clear()  # the same Figure, new axes: nothing of the old layout lingers
         figure.set_layout_engine("constrained")
         self.axes = figure.subplots(1, 2)
-        for ax, M, labels, title in zip(self.axes, (A, A2), (tokens, tokens2), (TITLES[0], title2), strict=True):
+        for ax, M, labels, title in zip(self.axes, (A, A2), (tokens, tokens2), titles, strict=True):
             attention_heatmap(M, labels, ax, title=title)
             ax.tick_params(axis="x", labelrotation=90 if len(labels) > 5 else 0)
         figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij")

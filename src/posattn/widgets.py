@@ -137,7 +137,11 @@ class ShuffleExplorer(widgets.VBox):
         """Show ``view``: figure, controls, status line and outputs."""
         back = self.unshuffle.value
         A2, labels2 = (view.A_put_back, view.tokens) if back else (view.A_shuffled, view.shuffled_tokens)
-        self.image.value = self._plot.update(view.A, view.tokens, A2, labels2, TITLES[2 if back else 1])
+        where = "" if view.scheme == "none" else f", {view.scheme!r} positions"
+        titles = (f"A (original order{where})", TITLES[2] if back else f"A' (shuffled{where})")
+        self.image.value = self._plot.update(view.A, view.tokens, A2, labels2, titles)
+        self.image.tooltip = (f"Heatmaps of attention weights: {titles[0]} for '{' '.join(view.tokens)}', and "
+                              f"{titles[1]} for '{' '.join(labels2)}'. The status line above states how they relate.")
         self.view = view
         self._sync_order(view)
         self.status.value = html.escape(state.status_line(view), quote=False)
