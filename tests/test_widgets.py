@@ -272,3 +272,11 @@ def test_status_says_when_a_scheme_cannot_see_the_reordering():
     view = state.compute_view(["dog", "bites", "man"], [2, 1, 0], "alibi")  # reversal keeps every |i − j|
     assert view.error < state.TOLERANCE
     assert state.status_line(view).endswith("The 'alibi' positions cannot see this reordering.")
+
+
+def test_caption_describes_the_figure_in_words(explorer):
+    explorer.order.value = "2 0 1"
+    explorer.scheme.value = "rope"
+    assert explorer.caption.value == ("Figure, left: A (original order, 'rope' positions), rows and columns dog, bites, man. "
+                                      "Right: A' (shuffled, 'rope' positions), rows and columns man, dog, bites.")
+    assert explorer.figure.axes[0].get_title() == "A (original order, 'rope' positions)"

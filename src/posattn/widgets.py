@@ -44,7 +44,8 @@ class ShuffleExplorer(widgets.VBox):
         self.text.value = sentence
         self.view = state.compute_view(tokens, np.arange(len(tokens)), self.scheme.value)
         self._controls = widgets.HBox([self.order, self.shuffle_button, self.reset_button, self.unshuffle])
-        self.children = [widgets.HBox([self.text, self.scheme]), self._controls, self.status, self.image, self.outputs]
+        self.children = [widgets.HBox([self.text, self.scheme]), self._controls, self.status, self.image, self.caption,
+                         self.outputs]
         self._draw(self.view)
         self._connect()
 
@@ -62,6 +63,7 @@ class ShuffleExplorer(widgets.VBox):
                                           tooltip="Put A' back in the original order to compare it with A")
         self.status = widgets.HTML()
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.caption = widgets.HTML()  # the figure in words, for readers who cannot see it
         self.outputs = widgets.HTML()
 
     @property
@@ -88,7 +90,8 @@ class ShuffleExplorer(widgets.VBox):
         for control, name in ((self.text, "sentence"), (self.scheme, "scheme"), (self._order_list, "order"),
                               (self._order_field, "order"), (self.shuffle_button, "shuffle"),
                               (self.reset_button, "reset"), (self.unshuffle, "unshuffle"),
-                              (self.status, "status"), (self.image, "figure"), (self.outputs, "outputs")):
+                              (self.status, "status"), (self.image, "figure"), (self.caption, "caption"),
+                              (self.outputs, "outputs")):
             control.add_class(f"pp-{name}")
         self.text.layout.width = "28em"
 
@@ -140,8 +143,8 @@ class ShuffleExplorer(widgets.VBox):
         where = "" if view.scheme == "none" else f", {view.scheme!r} positions"
         titles = (f"A (original order{where})", TITLES[2] if back else f"A' (shuffled{where})")
         self.image.value = self._plot.update(view.A, view.tokens, A2, labels2, titles)
-        self.image.tooltip = (f"Heatmaps of attention weights: {titles[0]} for '{' '.join(view.tokens)}', and "
-                              f"{titles[1]} for '{' '.join(labels2)}'. The status line above states how they relate.")
+        self.caption.value = html.escape(f"Figure, left: {titles[0]}, rows and columns {', '.join(view.tokens)}. "
+                                         f"Right: {titles[1]}, rows and columns {', '.join(labels2)}.", quote=False)
         self.view = view
         self._sync_order(view)
         self.status.value = html.escape(state.status_line(view), quote=False)
