@@ -16,6 +16,7 @@ import shutil
 import sys
 import tarfile
 import urllib.request
+from fnmatch import fnmatch
 from pathlib import Path
 
 import nbformat
@@ -24,25 +25,28 @@ from nbconvert import SlidesExporter
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = Path(__file__).resolve().parent / "slides_template"
 REGISTRY = "https://registry.npmjs.org"
+FONTS = ("dist/*.woff2", "dist/*.woff", "dist/*.ttf", "dist/*.eot", "dist/*.svg")  # html-manager's icon fonts
 # npm package -> (pinned version, folder under vendor/, what to keep from the package)
 VENDOR = {
-    "reveal.js": ("4.6.1", "reveal.js", ("dist/", "plugin/notes/")),
+    "reveal.js": ("4.6.1", "reveal.js", ("dist/*", "plugin/notes/*")),
     "requirejs": ("2.3.8", "requirejs", ("require.js",)),
     "jquery": ("3.7.1", "jquery", ("dist/jquery.min.js",)),
-    "mathjax": ("2.7.9", "mathjax", ("MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "jax/input/TeX/",
-                                     "jax/output/CommonHTML/", "jax/element/", "extensions/", "fonts/HTML-CSS/TeX/woff/")),
-    "@jupyter-widgets/html-manager": ("1.0.15", "html-manager", ("dist/embed-amd.js",)),
+    "mathjax": ("2.7.9", "mathjax", ("MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "jax/input/TeX/*",
+                                     "jax/output/CommonHTML/*", "jax/element/*", "extensions/*", "fonts/HTML-CSS/TeX/woff/*")),
+    "@jupyter-widgets/html-manager": ("1.0.15", "@jupyter-widgets/html-manager", ("dist/embed-amd.js", *FONTS)),
 }
 MATHJAX_CONFIG = "TeX-AMS_CHTML-full,Safe"
 
 
 def fetch_tarball(name: str, version: str, cache: Path) -> Path:
-    """Download name@version from the registry once and check it against the registry's sha512 integrity."""
-    path = cache / f"{name.replace('/', '__')}-{version}.tgz"
-    with urllib.request.urlopen(f"{REGISTRY}/{name}/{version}", timeout=60) as response:
-        dist = json.load(response)["dist"]
+    """Download name@version from the registry once; check it against the registry's integrity hash every time."""
+    path, meta = cache / f"{name.replace('/', '__')}-{version}.tgz", cache / f"{name.replace('/', '__')}-{version}.json"
+    cache.mkdir(parents=True, exist_ok=True)
+    if not meta.exists():  # after the first build, rebuilding needs no network
+        with urllib.request.urlopen(f"{REGISTRY}/{name}/{version}", timeout=60) as response:
+            meta.write_text(json.dumps(json.load(response)["dist"]))
+    dist = json.loads(meta.read_text())
     if not path.exists():
-        cache.mkdir(parents=True, exist_ok=True)
         with urllib.request.urlopen(dist["tarball"], timeout=300) as response:
             path.with_suffix(".part").write_bytes(response.read())
         path.with_suffix(".part").rename(path)
@@ -55,13 +59,13 @@ def fetch_tarball(name: str, version: str, cache: Path) -> Path:
 
 
 def unpack(tarball: Path, dest: Path, keep: tuple[str, ...]) -> None:
-    """Extract the kept files of an npm tarball (whose members start with 'package/') into dest."""
+    """Extract the files matching keep (glob patterns) of an npm tarball (whose members start with 'package/') into dest."""
     if dest.exists():
         shutil.rmtree(dest)
     with tarfile.open(tarball, "r:gz") as tar:
         for member in tar.getmembers():
             rel = member.name.split("/", 1)[-1]
-            if not member.isfile() or ".." in Path(rel).parts or not rel.startswith(keep):
+            if not member.isfile() or ".." in Path(rel).parts or not any(fnmatch(rel, pattern) for pattern in keep):
                 continue
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -76,6 +80,10 @@ def vendor(out: Path) -> None:
         if not (stamp.exists() and stamp.read_text() == version):
             unpack(fetch_tarball(name, version, cache), stamp.parent, keep)
             stamp.write_text(version)
+    widgets = out / "vendor" / "@jupyter-widgets"
+    for font in (widgets / "html-manager" / "dist").glob("*.*"):  # the controls look for the same fonts one level up
+        if font.suffix != ".js":
+            shutil.copy(font, widgets / font.name)
     shutil.copy(TEMPLATE_DIR / "series-slides.css", out / "vendor" / "series-slides.css")
 
 
@@ -86,14 +94,24 @@ def exporter() -> SlidesExporter:
         template_file="series.html.j2",
         reveal_url_prefix="vendor/reveal.js",
         reveal_theme="white",
+        reveal_transition="none",
         reveal_width="1280",
         reveal_height="720",
         reveal_scroll=True,
         require_js_url="vendor/requirejs/require.js",
         jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url=f"vendor/mathjax/MathJax.js?config={MATHJAX_CONFIG}",
-        widget_renderer_url="vendor/html-manager/dist/embed-amd.js",
+        widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
     )
+
+
+def drop_image_tooltips(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The stored widget state, minus Image tooltips: html-manager 1.0.15 cannot draw an Image that has one."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        if model.get("model_name") == "ImageModel":
+            model["state"].pop("tooltip", None)
+    return nb
 
 
 def build(notebooks: list[Path], out: Path) -> list[Path]:
@@ -103,7 +121,7 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     slides = exporter()
     decks = []
     for notebook in notebooks:
-        body, _ = slides.from_notebook_node(nbformat.read(notebook, as_version=4))
+        body, _ = slides.from_notebook_node(drop_image_tooltips(nbformat.read(notebook, as_version=4)))
         deck = out / f"{notebook.stem}.slides.html"
         deck.write_text(body, encoding="utf-8")
         decks.append(deck)

@@ -131,7 +131,7 @@ SCROLLER = ".jp-NotebookPanel .jp-WindowedPanel-outer"
 
 
 def screenshot_path(name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / name).parent.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / name
 
 
