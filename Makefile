@@ -1,19 +1,23 @@
 # The two quick-start commands, each doing its own set-up:
 #   make lab    open the series in JupyterLab
 #   make test   lint + unit, property and doctests + nbval over every notebook
+# and for teachers:
+#   make slides  an offline reveal.js deck per notebook in build/slides/
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint setup clean
+.PHONY: lab test lint setup slides clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
+# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.)
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
+	-$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/mathjax3-extension >/dev/null 2>&1
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -26,6 +30,9 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+slides: $(STAMP)
+	$(BIN)/python tools/build_slides.py
 
 clean:
 	rm -rf $(VENV) build artifacts src/*.egg-info
