@@ -23,9 +23,12 @@ from .explorer_figure import TITLES, ExplorerFigure
 class ShuffleExplorer(widgets.VBox):
     """Type a sentence, reorder it, and compare the attention of both orders side by side.
 
-    ``.perm`` is π (the shuffled tokens are ``tokens[perm]``); ``.order`` is the
-    active order control, whose ``.value`` is always text like ``"2 0 1"``: a
-    Dropdown of every order for ≤ 4 words, a Text field (Enter applies) beyond.
+    Controls: ``.text``, ``.scheme`` (values: ``posattn.SCHEMES``), ``.order``, ``.shuffle_button``,
+    ``.reset_button``, ``.unshuffle``. ``.order`` is the order control on screen, and its ``.value``
+    is always text like ``"2 0 1"``: a Dropdown of every order up to 4 words (labels add the
+    reordered sentence), a Text field (Enter applies) beyond; the explorer swaps them itself.
+    State: ``.perm`` is π (the shuffled tokens are ``tokens[perm]``), ``.tokens``, ``.view``
+    (A, A', Y, Y' and the measured errors), ``.figure`` (Axes 0: A, Axes 1: A'), ``.status``.
 
     >>> explorer = ShuffleExplorer("dog bites man", seed=0)
     >>> explorer.order.value = "2 1 0"
