@@ -14,18 +14,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from jlab import NOTEBOOKS, start_lab, stop, wait_until_up
+from jlab import NOTEBOOKS, browser_required, start_lab, stop, wait_until_up
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 HOW_TO_ENABLE = "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
+SKIPPED: list[str] = []  # why the browser tests were skipped, said once at the end of the run
 
 
-def browser_required() -> bool:
-    """In CI (or with POSATTN_REQUIRE_BROWSER=1) a missing browser fails the run instead of skipping."""
-    return bool(os.environ.get("CI")) or os.environ.get("POSATTN_REQUIRE_BROWSER") == "1"
+def pytest_terminal_summary(terminalreporter) -> None:
+    if SKIPPED:
+        terminalreporter.write_line(SKIPPED[0], yellow=True)
 
 
 def chromium_path() -> Path:
@@ -39,7 +40,8 @@ def chromium_path() -> Path:
     if missing and browser_required():
         pytest.fail(f"browser tests are required in CI, but {missing}; {HOW_TO_ENABLE}", pytrace=False)
     if missing:
-        pytest.skip(f"browser tests skipped: {missing}; {HOW_TO_ENABLE}")
+        SKIPPED.append(f"browser tests skipped: {missing}; {HOW_TO_ENABLE}")
+        pytest.skip(SKIPPED[-1])
     return path
 
 

@@ -25,6 +25,11 @@ LAB_OPTIONS = ["--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0", "
                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"]
 
 
+def browser_required() -> bool:
+    """In CI (or with POSATTN_REQUIRE_BROWSER=1) a missing browser fails the run instead of skipping."""
+    return bool(os.environ.get("CI")) or os.environ.get("POSATTN_REQUIRE_BROWSER") == "1"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

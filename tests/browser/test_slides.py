@@ -13,8 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import browser_required
-from jlab import NOTEBOOKS, ROOT, screenshot_path
+from jlab import NOTEBOOKS, ROOT, browser_required, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
