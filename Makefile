@@ -11,13 +11,15 @@ STAMP  := $(VENV)/.installed
 .PHONY: lab test lint setup slides clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
-# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.)
-$(STAMP): requirements.txt pyproject.toml
+# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.
+#  tools/lab-overrides.json: RISE slides in the offline "white" theme, no news or update checks in JupyterLab.)
+$(STAMP): requirements.txt pyproject.toml tools/lab-overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
 	-$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/mathjax3-extension >/dev/null 2>&1
+	mkdir -p $(VENV)/share/jupyter/lab/settings && cp tools/lab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 setup: $(STAMP)
