@@ -71,7 +71,7 @@ def page(browser):
 
 @pytest.fixture(scope="session")
 def lab(browser, tmp_path_factory) -> Iterator[dict]:
-    """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root"}."""
+    """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root", "home"}."""
     home = tmp_path_factory.mktemp("jupyter-home")
     root = tmp_path_factory.mktemp("lab-root") / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -79,6 +79,6 @@ def lab(browser, tmp_path_factory) -> Iterator[dict]:
     proc, url = start_lab(root, home, token)
     try:
         wait_until_up(proc, f"{url}/api/status?token={token}", home / "jupyter-lab.log")
-        yield {"url": url, "token": token, "root": root}
+        yield {"url": url, "token": token, "root": root, "home": home}
     finally:
         stop(proc)

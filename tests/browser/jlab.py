@@ -150,3 +150,10 @@ def screenshot_notebook(page, name: str) -> Path:
     path = screenshot_path(name)
     page.screenshot(path=path)
     return path
+
+
+def expected_slides(nb) -> int:
+    """Top-level slides nbconvert makes: one per "slide" cell, and the first shown cell always starts one."""
+    kinds = [cell.metadata.get("slideshow", {}).get("slide_type", "-") for cell in nb.cells]
+    first_shown = next(kind for kind in kinds if kind not in {"skip", "notes"})
+    return kinds.count("slide") + (first_shown != "slide")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jlab import NOTEBOOKS, ROOT, browser_required, screenshot_path
+from jlab import NOTEBOOKS, ROOT, browser_required, expected_slides, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
@@ -38,13 +38,6 @@ def decks(tmp_path_factory) -> Path:
             raise
         pytest.skip(f"slides need the npm registry once to fetch reveal.js and MathJax: {error}")
     return out
-
-
-def expected_slides(nb) -> int:
-    """Top-level slides nbconvert makes: one per "slide" cell, and the first shown cell always starts one."""
-    kinds = [cell.metadata.get("slideshow", {}).get("slide_type", "-") for cell in nb.cells]
-    first_shown = next(kind for kind in kinds if kind not in {"skip", "notes"})
-    return kinds.count("slide") + (first_shown != "slide")
 
 
 def has_math(nb) -> bool:
