@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from jlab import NOTEBOOKS, browser_required, start_lab, stop, wait_until_up
+
+from .jlab import NOTEBOOKS, browser_required, start_lab, stop, wait_until_up
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -7,7 +7,8 @@ pp-status, pp-figure (the Image widget holding the A | A' figure).
 from __future__ import annotations
 
 import pytest
-from jlab import NOTEBOOKS, open_notebook, run_all, screenshot_path
+
+from .jlab import NOTEBOOKS, open_notebook, run_all, screenshot_path
 
 try:
     from playwright.sync_api import expect

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-from jlab import NOTEBOOKS, PLACEHOLDERS, open_notebook, run_all, screenshot_notebook
+
+from .jlab import NOTEBOOKS, PLACEHOLDERS, open_notebook, run_all, screenshot_notebook
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,8 @@ import json
 
 import nbformat
 import pytest
-from jlab import NOTEBOOKS, ROOT, expected_slides, open_notebook, screenshot_path
+
+from .jlab import NOTEBOOKS, ROOT, expected_slides, open_notebook, screenshot_path
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jlab import NOTEBOOKS, ROOT, browser_required, expected_slides, screenshot_path
+
+from .jlab import NOTEBOOKS, ROOT, browser_required, expected_slides, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
