@@ -14,13 +14,6 @@ def test_solutions_pass_their_checkers():
     assert nb03.check_query_of_man(SOL.query_of_man()).ok
 
 
-@pytest.mark.parametrize("check", [nb03.check_stable_softmax, nb03.check_score_spread, nb03.check_query_of_man])
-def test_placeholder_gets_not_yet(check):
-    feedback = check(...)
-    assert not feedback.ok
-    assert repr(feedback).startswith("❌ Not yet: replace the ...")
-
-
 def naive_softmax(s):
     return np.exp(s) / np.exp(s).sum()
 
