@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import io
 
-import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from .plotting import ATTENTION_CMAP, attention_heatmap
+from .plotting import attention_heatmap, text_colours
 
 TITLES = ("A (original order)", "A' (shuffled)", "Pᵀ A' P (A' put back in the original order)")
 
@@ -61,7 +60,7 @@ class ExplorerFigure:
         if labels is not None:
             ax.set_xticklabels(labels)
             ax.set_yticklabels(labels)
-        for text, value, colour in zip(ax.texts, M.ravel(), _text_colours(M).ravel(), strict=False):  # none when n > 8
+        for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M).ravel(), strict=False):  # none when n > 8
             text.set_text(f"{value:.2f}")
             text.set_color(colour)
 
@@ -108,9 +107,3 @@ class ExplorerFigure:
         self.figure.canvas.restore_region(background)
         for artist in artists:
             self.figure.draw_artist(artist)
-
-
-def _text_colours(M: np.ndarray) -> np.ndarray:
-    """Black on light cells, white on dark ones (plotting's rule, for a whole matrix at once)."""
-    r, g, b = np.moveaxis(matplotlib.colormaps[ATTENTION_CMAP](M)[..., :3], -1, 0)
-    return np.where(0.299 * r + 0.587 * g + 0.114 * b > 0.5, "black", "white")

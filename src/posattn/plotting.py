@@ -24,16 +24,17 @@ def _labels(name: str, labels, n: int) -> list[str]:
     return labels
 
 
-def _text_colour(value: float, vmin: float, vmax: float, cmap: str) -> str:
-    r, g, b, _ = plt.get_cmap(cmap)((value - vmin) / (vmax - vmin or 1.0))
-    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+def text_colours(M: np.ndarray, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_CMAP) -> np.ndarray:
+    """Black on light cells, white on dark ones (by the luma of each cell's colour), for a whole matrix."""
+    r, g, b = np.moveaxis(plt.get_cmap(cmap)((np.asarray(M) - vmin) / (vmax - vmin or 1.0))[..., :3], -1, 0)
+    return np.where(0.299 * r + 0.587 * g + 0.114 * b > 0.5, "black", "white")
 
 
 def annotate(ax, M: np.ndarray, vmin: float, vmax: float, cmap: str, fmt: str = "{:.2f}") -> list:
     """Write each value in its cell, in black or white for contrast; returns the Text artists."""
+    colours = text_colours(M, vmin, vmax, cmap)
     return [
-        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11,
-                color=_text_colour(M[i, j], vmin, vmax, cmap))
+        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11, color=colours[i, j])
         for i in range(M.shape[0]) for j in range(M.shape[1])
     ]
 
