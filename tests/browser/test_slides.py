@@ -56,6 +56,7 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
     page.on("request", lambda request: requests.append(request.url))
     page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))  # e.g. a widget view
     try:
         page.goto((decks / f"{notebook.stem}.slides.html").as_uri())
         page.wait_for_selector(".reveal.ready", timeout=30_000)
@@ -72,7 +73,7 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
         context.close()
     assert failed == [], f"requests failed: {failed}"
     assert [url for url in requests if not url.startswith(LOCAL)] == [], "the deck must load nothing from a network"
-    assert errors == [], f"errors in the page: {errors}"
+    assert errors == [], f"errors in the page or its console: {errors}"
 
 
 def screenshot_slides(page, stem: str, count: int) -> None:
