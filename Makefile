@@ -3,12 +3,14 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 # and for teachers:
 #   make slides  an offline reveal.js deck per notebook in build/slides/
+# and for authors:
+#   make notebooks  re-run every notebook in place (restart and run all, then save)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint setup slides clean
+.PHONY: lab test lint setup slides notebooks clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.
@@ -32,6 +34,10 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# Restart-and-run-all of every notebook, saved in place (after editing a notebook or the package).
+notebooks: $(STAMP)
+	$(BIN)/python tools/run_notebooks.py
 
 slides: $(STAMP)
 	$(BIN)/python tools/build_slides.py

@@ -34,7 +34,8 @@ def annotate(ax, M: np.ndarray, vmin: float, vmax: float, cmap: str, fmt: str = 
     """Write each value in its cell, in black or white for contrast; returns the Text artists."""
     colours = text_colours(M, vmin, vmax, cmap)
     return [
-        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11, color=colours[i, j])
+        # in_layout=False: values sit inside the axes, so layout engines need not measure them (a faster draw)
+        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11, color=colours[i, j], in_layout=False)
         for i in range(M.shape[0]) for j in range(M.shape[1])
     ]
 
