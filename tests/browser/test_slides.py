@@ -1,7 +1,11 @@
 """The static classroom decks (tools/build_slides.py): built here, opened from disk in headless Chromium, offline.
 
-Each deck must be ready, have one top-level slide per "slide" cell, typeset its math, and load nothing that is
-not a local file: no failed request, and no request to any network address.
+Each deck must be ready, have one top-level slide per "slide" cell, typeset its math, load nothing that is
+not a local file (no failed request, and no request to any network address), and fit on a 1280×720 screen:
+every slide's content must fit the slide's height, so nothing scrolls or is cut off on a projector. The build
+splits a slide into vertical sub-slides between cells, so only a slide made of ONE cell that is taller than a
+slide by itself (a long code cell with its output, the explorer widget; its "*Figure:*" description stays with
+it and is not counted as a cell) may still scroll: at most MAX_ONE_CELL_OVERFULL per deck, listed in the output.
 """
 
 from __future__ import annotations
@@ -19,6 +23,15 @@ from .jlab import NOTEBOOKS, ROOT, browser_required, expected_slides, screenshot
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
 SHOW_FRAGMENTS = ".reveal .slides section .fragment { opacity: 1 !important; visibility: inherit !important; }"
+MAX_ONE_CELL_OVERFULL = 2
+TOLERANCE = 8  # px a slide's content may pass the slide's height (sub-pixel rounding, a descender)
+LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section')].flatMap((top, h) => {
+    const inner = [...top.querySelectorAll(':scope > section')];
+    return inner.length ? inner.map((_, v) => `${h}/${v}`) : [`${h}`]; })"""
+PRESENT_SIZE = """() => { const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
+    const cells = [...slide.querySelectorAll('.jp-Cell')].filter(cell => !cell.closest('aside')
+        && !cell.innerText.trim().startsWith('Figure'));  // a figure's description belongs to the figure
+    return [slide.scrollHeight, parseFloat(document.querySelector('.reveal .slides').style.height), cells.length]; }"""
 
 
 def load_builder():
@@ -68,18 +81,30 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
         assert slides.count() == expected_slides(nb)
         assert page.locator(".reveal aside.notes").count() == sum(
             c.metadata.get("slideshow", {}).get("slide_type") == "notes" for c in nb.cells)
-        screenshot_slides(page, notebook.stem, slides.count())
+        overfull = fit_and_screenshot(page, notebook.stem)
     finally:
         context.close()
     assert failed == [], f"requests failed: {failed}"
     assert [url for url in requests if not url.startswith(LOCAL)] == [], "the deck must load nothing from a network"
     assert errors == [], f"errors in the page or its console: {errors}"
+    if overfull:
+        print(f"{notebook.stem}: slides taller than the 1280×720 screen (h/v: content > slide): {overfull}")
+    several = [slide for slide in overfull if not slide.endswith(" 1 cell")]
+    assert several == [], f"slides of several cells must fit 1280×720 (split them in tools/build_slides.py): {several}"
+    assert len(overfull) <= MAX_ONE_CELL_OVERFULL, f"too many one-cell slides taller than 1280×720: {overfull}"
 
 
-def screenshot_slides(page, stem: str, count: int) -> None:
-    """One picture per top-level slide (fragments shown), for a person to judge readability at 1280×720."""
+def fit_and_screenshot(page, stem: str) -> list[str]:
+    """Visit every slide (vertical sub-slides too), picture it (fragments shown) for a person to judge readability
+    at 1280×720, and return the slides whose content is taller than the slide, as "h/v: content > slide"."""
     page.add_style_tag(content=SHOW_FRAGMENTS)
-    for index in range(count):
-        page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
-        page.wait_for_timeout(250)  # layout and MathJax re-render of the new slide
-        page.screenshot(path=screenshot_path(f"slides/{stem}_{index:02d}.png"))
+    overfull = []
+    for slide in page.evaluate(LEAF_SLIDES):
+        page.evaluate(f"() => {{ location.hash = '#/{slide}'; }}")
+        page.wait_for_timeout(150)  # layout of the new slide
+        page.wait_for_function("() => !window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0", timeout=20_000)
+        content, height, cells = page.evaluate(PRESENT_SIZE)
+        if content > height + TOLERANCE:
+            overfull.append(f"{slide}: {content} > {height:.0f} px, {cells} cell{'s' * (cells != 1)}")
+        page.screenshot(path=screenshot_path(f"slides/{stem}_{slide.replace('/', '_')}.png"))
+    return overfull
