@@ -2,20 +2,19 @@
 
 The server runs from this environment (sys.executable -m jupyter lab) on 127.0.0.1, a free port and a random
 token, over a temporary copy of notebooks/ (the committed notebooks are never rewritten), with its own settings,
-kernelspec and workspace folders, and it is stopped whatever happens.
+kernelspec and workspace folders, and it is stopped whatever happens (jlab.serving; test_notebook7.py starts
+a Notebook 7 server the same way).
 """
 
 from __future__ import annotations
 
 import os
-import secrets
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .jlab import NOTEBOOKS, browser_required, start_lab, stop, wait_until_up
+from .jlab import browser_required, serving
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -73,13 +72,5 @@ def page(browser):
 @pytest.fixture(scope="session")
 def lab(browser, tmp_path_factory) -> Iterator[dict]:
     """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root", "home"}."""
-    home = tmp_path_factory.mktemp("jupyter-home")
-    root = tmp_path_factory.mktemp("lab-root") / "notebooks"
-    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    token = secrets.token_hex(24)
-    proc, url = start_lab(root, home, token)
-    try:
-        wait_until_up(proc, f"{url}/api/status?token={token}", home / "jupyter-lab.log")
-        yield {"url": url, "token": token, "root": root, "home": home}
-    finally:
-        stop(proc)
+    with serving("lab", tmp_path_factory) as server:
+        yield server

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,30 +59,52 @@ def private_jupyter_env(home: Path) -> dict[str, str]:
     return env
 
 
-def start_lab(root: Path, home: Path, token: str) -> tuple[subprocess.Popen, str]:
-    """Start `python -m jupyter lab` of this environment over root in its own process group; return it and its URL."""
+NOTEBOOK_OPTIONS = ["--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
+                    "--JupyterNotebookApp.expose_app_in_browser=True"]
+
+
+def start_lab(root: Path, home: Path, token: str, app: str = "lab") -> tuple[subprocess.Popen, str]:
+    """Start `python -m jupyter lab` (or `notebook`, Notebook 7) of this environment over root in its own process
+    group; return it and its URL."""
     port = free_port()
-    args = [sys.executable, "-m", "jupyter", "lab", *LAB_OPTIONS, f"--ServerApp.root_dir={root}", f"--port={port}",
+    options = LAB_OPTIONS if app == "lab" else NOTEBOOK_OPTIONS
+    args = [sys.executable, "-m", "jupyter", app, *options, f"--ServerApp.root_dir={root}", f"--port={port}",
             f"--IdentityProvider.token={token}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--allow-root")
-    with (home / "jupyter-lab.log").open("wb") as log:
+    with (home / f"jupyter-{app}.log").open("wb") as log:
         proc = subprocess.Popen(args, cwd=root, env=private_jupyter_env(home), stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     return proc, f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def serving(app: str, tmp_path_factory) -> Iterator[dict]:
+    """A private server (`lab` or `notebook`) over a temporary copy of notebooks/, stopped whatever happens:
+    yields {"url", "token", "root", "home"}."""
+    home = tmp_path_factory.mktemp(f"jupyter-{app}-home")
+    root = tmp_path_factory.mktemp(f"{app}-root") / "notebooks"
+    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    token = secrets.token_hex(24)
+    proc, url = start_lab(root, home, token, app)
+    try:
+        wait_until_up(proc, f"{url}/api/status?token={token}", home / f"jupyter-{app}.log")
+        yield {"url": url, "token": token, "root": root, "home": home}
+    finally:
+        stop(proc)
 
 
 def wait_until_up(proc: subprocess.Popen, url: str, log: Path, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"jupyter lab exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            raise RuntimeError(f"jupyter exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
         except OSError:
             time.sleep(0.3)
-    raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(f"jupyter did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -116,14 +142,16 @@ FINISHED = (f"() => {{ const s = ({NOTEBOOK_STATE})(); "
 PLACEHOLDERS = re.compile("Loading widget|Error displaying widget")
 
 
-def open_notebook(page, lab: dict, name: str) -> None:
-    """Open NAME in JupyterLab and wait until its cells are in the page and its kernel is idle."""
-    page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
+def open_notebook(page, lab: dict, name: str, route: str = "lab/tree") -> None:
+    """Open NAME in JupyterLab (route "notebooks" for Notebook 7) and wait until its cells are in the page and its
+    kernel is idle."""
+    page.goto(f"{lab['url']}/{route}/{name}?token={lab['token']}&reset")
     page.wait_for_function(READY, timeout=90_000, polling=250)
 
 
 def run_all(page, timeout_s: float = 300) -> dict:
-    """Clear the outputs, then Run ▸ Run All Cells from JupyterLab's menu; wait for idle; return the state."""
+    """Clear the outputs, then Run ▸ Run All Cells from the menu (JupyterLab's, or Notebook 7's: the same one);
+    wait for idle; return the state."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.locator(".lm-MenuBar-item", has_text="Run").first.click()
     page.locator("li[data-command='runmenu:run-all']").click()

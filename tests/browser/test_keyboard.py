@@ -1,0 +1,73 @@
+"""The "dog bites man" explorer (notebook 06) from the keyboard alone, in JupyterLab: Tab reaches every control in
+display order, Enter presses Shuffle, and a sentence typed and confirmed with Enter redraws the explorer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import test_explorer
+from .jlab import screenshot_path
+from .test_explorer import figure_changed, order_value, pi_text
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture then skips (or fails, in CI) and says how to install it
+    expect = None
+
+pytestmark = pytest.mark.browser
+explorer = test_explorer.explorer  # the same fixture: notebook 06 run from the Run menu, its first explorer
+CONTROLS = ["pp-sentence", "pp-scheme", "pp-order", "pp-shuffle", "pp-reset", "pp-unshuffle"]  # display order
+FOCUSED = "names => { const e = document.activeElement; return names.find(n => e && e.closest('.' + n)) ?? null; }"
+
+
+def focused_control(page) -> str | None:
+    """The pp-… control that holds the keyboard focus, or None."""
+    return page.evaluate(FOCUSED, CONTROLS)
+
+
+def tab_through(page, box, limit: int = 20) -> list[str | None]:
+    """Focus the sentence box, then press Tab until focus leaves the explorer's controls; the controls visited."""
+    box.locator(".pp-sentence input").focus()
+    visited = [focused_control(page)]
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        visited.append(focused_control(page))
+        if visited[-1] is None:
+            break
+    return visited
+
+
+def test_tab_reaches_every_control_in_display_order(explorer):
+    page, box = explorer
+    visited = tab_through(page, box)
+    reached = [name for i, name in enumerate(visited) if name and (i == 0 or visited[i - 1] != name)]
+    assert reached == CONTROLS, f"Tab visited {visited}; expected each of {CONTROLS} in that order"
+
+
+def test_enter_on_shuffle_and_a_typed_sentence(explorer):
+    page, box = explorer
+    figure, status = box.locator("img.pp-figure"), box.locator(".pp-status")
+    box.locator(".pp-sentence input").focus()
+    for _ in range(len(CONTROLS)):  # Tab to Shuffle
+        page.keyboard.press("Tab")
+        if focused_control(page) == "pp-shuffle":
+            break
+    assert focused_control(page) == "pp-shuffle", "Tab from the sentence box does not reach Shuffle"
+    before_png, before_status, before_order = figure.screenshot(), status.inner_text(), order_value(box)
+    page.keyboard.press("Enter")
+    expect(status).not_to_have_text(before_status)
+    assert order_value(box) != before_order
+    assert pi_text(order_value(box)) in status.inner_text()
+    assert figure_changed(page, figure, before_png), "Enter on Shuffle did not change the picture"
+
+    before_png, before_status = figure.screenshot(), status.inner_text()
+    sentence = box.locator(".pp-sentence input")
+    sentence.focus()
+    page.keyboard.press("ControlOrMeta+A")
+    page.keyboard.type("the cat chased mice")
+    page.keyboard.press("Enter")
+    expect(status).to_contain_text("π = (0, 1, 2, 3) is the original order ('the cat chased mice')")
+    assert figure_changed(page, figure, before_png), "a typed sentence did not redraw the picture"
+    assert focused_control(page) == "pp-sentence", "Enter in the sentence box moved the focus away"
+    box.screenshot(path=screenshot_path("06_explorer_keyboard_sentence.png"))
