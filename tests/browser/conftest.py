@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .jlab import browser_required, serving
+from .jlab import EXPLORER, browser_required, open_notebook, run_all, serving
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -74,3 +74,21 @@ def lab(browser, tmp_path_factory) -> Iterator[dict]:
     """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root", "home"}."""
     with serving("lab", tmp_path_factory) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def explorer(browser, lab):
+    """Notebook 06 run once from JupyterLab's Run menu; yields the page and the (first) explorer in it."""
+    if not EXPLORER.exists():
+        pytest.skip(f"{EXPLORER.name} is not written yet")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        open_notebook(page, lab, EXPLORER.name)
+        state = run_all(page)
+        assert state["errors"] == [], state["errors"]
+        box = page.locator(".widget-vbox", has=page.locator(".pp-shuffle")).first
+        box.scroll_into_view_if_needed()
+        yield page, box
+    finally:
+        context.close()

@@ -185,3 +185,22 @@ def expected_slides(nb) -> int:
     kinds = [cell.metadata.get("slideshow", {}).get("slide_type", "-") for cell in nb.cells]
     first_shown = next(kind for kind in kinds if kind not in {"skip", "notes"})
     return kinds.count("slide") + (first_shown != "slide")
+
+
+# The explorer of notebook 06 in a page (shared by test_explorer.py and test_keyboard.py)
+EXPLORER = NOTEBOOKS / "06_dog_bites_man_explorer.ipynb"
+
+
+def pi_text(order: str) -> str:
+    """The order control's value "2 0 1" as the status line writes π: "(2, 0, 1)"."""
+    return "(" + ", ".join(order.split()) + ")"
+
+
+def figure_changed(page, figure, before: bytes) -> bool:
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
+    return figure.screenshot() != before
+
+
+def order_value(box) -> str:
+    """π as the order control shows it ("2 0 1"): a list ("2 0 1 · man dog bites") up to 4 words, a text field beyond."""
+    return " ".join(box.locator(".pp-order select, .pp-order input").first.input_value().split("·")[0].split())

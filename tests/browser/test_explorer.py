@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .jlab import NOTEBOOKS, open_notebook, run_all, screenshot_path
+from .jlab import figure_changed, order_value, pi_text, screenshot_path
 
 try:
     from playwright.sync_api import expect
@@ -16,40 +16,6 @@ except ImportError:  # the browser fixture then skips (or fails, in CI) and says
     expect = None
 
 pytestmark = pytest.mark.browser
-EXPLORER = NOTEBOOKS / "06_dog_bites_man_explorer.ipynb"
-
-
-def pi_text(order: str) -> str:
-    """The order control's value "2 0 1" as the status line writes π: "(2, 0, 1)"."""
-    return "(" + ", ".join(order.split()) + ")"
-
-
-def figure_changed(page, figure, before: bytes) -> bool:
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
-    return figure.screenshot() != before
-
-
-@pytest.fixture(scope="module")
-def explorer(browser, lab):
-    """Notebook 06 run once from JupyterLab's Run menu; yields the page and the (first) explorer in it."""
-    if not EXPLORER.exists():
-        pytest.skip(f"{EXPLORER.name} is not written yet")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        open_notebook(page, lab, EXPLORER.name)
-        state = run_all(page)
-        assert state["errors"] == [], state["errors"]
-        box = page.locator(".widget-vbox", has=page.locator(".pp-shuffle")).first
-        box.scroll_into_view_if_needed()
-        yield page, box
-    finally:
-        context.close()
-
-
-def order_value(box) -> str:
-    """π as the order control shows it ("2 0 1"): a list ("2 0 1 · man dog bites") up to 4 words, a text field beyond."""
-    return " ".join(box.locator(".pp-order select, .pp-order input").first.input_value().split("·")[0].split())
 
 
 def test_shuffle_changes_the_picture_and_the_status_names_the_order(explorer):

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from . import test_explorer
-from .jlab import screenshot_path
-from .test_explorer import figure_changed, order_value, pi_text
+from .jlab import figure_changed, order_value, pi_text, screenshot_path
 
 try:
     from playwright.sync_api import expect
@@ -16,7 +14,6 @@ except ImportError:  # the browser fixture then skips (or fails, in CI) and says
     expect = None
 
 pytestmark = pytest.mark.browser
-explorer = test_explorer.explorer  # the same fixture: notebook 06 run from the Run menu, its first explorer
 CONTROLS = ["pp-sentence", "pp-scheme", "pp-order", "pp-shuffle", "pp-reset", "pp-unshuffle"]  # display order
 FOCUSED = "names => { const e = document.activeElement; return names.find(n => e && e.closest('.' + n)) ?? null; }"
 

@@ -12,8 +12,7 @@ import re
 
 import pytest
 
-from .jlab import PLACEHOLDERS, open_notebook, run_all, screenshot_path, serving
-from .test_explorer import EXPLORER, figure_changed, order_value, pi_text
+from .jlab import EXPLORER, PLACEHOLDERS, figure_changed, open_notebook, order_value, pi_text, run_all, screenshot_path, serving
 
 try:
     from playwright.sync_api import expect
