@@ -3,6 +3,7 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 # and for teachers:
 #   make slides  an offline reveal.js deck per notebook in build/slides/
+#   make present NB=06_dog_bites_man_explorer  one notebook as live slides (Voilà: kernel running, widgets live)
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
 PYTHON ?= python3
@@ -10,7 +11,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint setup slides notebooks clean
+.PHONY: lab test lint setup slides present notebooks clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.
@@ -41,6 +42,11 @@ notebooks: $(STAMP)
 
 slides: $(STAMP)
 	$(BIN)/python tools/build_slides.py
+
+# Live slides, offline: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/present.py).
+NB ?= 06_dog_bites_man_explorer
+present: $(STAMP)
+	$(BIN)/python tools/present.py $(NB)
 
 clean:
 	rm -rf $(VENV) build artifacts src/*.egg-info

@@ -1,0 +1,102 @@
+"""Live slides with Voilà (`make present`, tools/present.py): notebook 06 as a reveal.js deck on a running kernel.
+
+The server is started here, from this environment, on 127.0.0.1, a free port and a random token, with private
+Jupyter folders, and it is stopped whatever happens. In headless Chromium the deck must be ready, have one
+top-level slide per "slide" cell, show the explorer on its slide, answer a click on Shuffle with a new status
+line (the kernel is live), and load nothing from a network: no failed request, no request to another address.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import secrets
+import subprocess
+import sys
+import urllib.error
+
+import nbformat
+import pytest
+
+from .jlab import (
+    EXPLORER,
+    ROOT,
+    browser_required,
+    expected_slides,
+    free_port,
+    order_value,
+    pi_text,
+    private_jupyter_env,
+    screenshot_path,
+    stop,
+    wait_until_up,
+)
+
+pytestmark = pytest.mark.browser
+LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
+STATUS_CHANGED = "before => document.querySelector('section.present .pp-status').innerText !== before"
+
+
+def load_present():
+    spec = importlib.util.spec_from_file_location("present", ROOT / "tools" / "present.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "tools"))  # present.py imports build_slides and lab beside it
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return module
+
+
+@pytest.fixture
+def deck(browser, tmp_path_factory):
+    """Voilà serving notebook 06 as slides: yields the deck's URL (with its token)."""
+    if importlib.util.find_spec("voila") is None:
+        (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (run `make setup`)")
+    if not EXPLORER.exists():
+        pytest.skip(f"{EXPLORER.name} is not written yet")
+    present = load_present()
+    try:
+        present.prepare()
+    except urllib.error.URLError as error:
+        if browser_required():
+            raise
+        pytest.skip(f"live slides need the npm registry once to fetch reveal.js: {error}")
+    home, port, token = tmp_path_factory.mktemp("voila-home"), free_port(), secrets.token_hex(24)
+    env = present.voila_env(private_jupyter_env(home))
+    with (home / "voila.log").open("wb") as log:
+        proc = subprocess.Popen(present.voila_command(EXPLORER, port, token), cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_up(proc, f"{url}/voila/files/build/slides/vendor/reveal.js/.version", home / "voila.log")
+        yield f"{url}/?token={token}"
+    finally:
+        stop(proc)
+
+
+def test_explorer_is_live_in_the_voila_deck(page, deck):
+    requests, failed = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
+    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.url}: {response.status}"))
+    page.on("console", lambda msg: "Failed to load resource" in msg.text and failed.append(f"{msg.location['url']}: {msg.text}"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(deck, timeout=120_000)
+    page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
+    assert page.locator(".reveal .slides > section").count() == expected_slides(nbformat.read(EXPLORER, as_version=4))
+    page.locator(".pp-shuffle").first.wait_for(state="attached", timeout=60_000)  # the widgets are drawn
+    for _ in range(page.locator(".reveal .slides > section").count()):  # the arrow key, as a teacher moves on
+        if page.locator("section.present .pp-shuffle").count():
+            break
+        page.keyboard.press("ArrowRight")
+    shuffle = page.locator("section.present .pp-shuffle")
+    shuffle.wait_for(state="visible", timeout=10_000)
+    before = page.locator("section.present .pp-status").inner_text()
+    shuffle.click()
+    page.wait_for_function(STATUS_CHANGED, arg=before, timeout=30_000)  # the kernel answered the click
+    shown = pi_text(order_value(page.locator("section.present")))  # the order the control now shows
+    assert shown != "(0, 1, 2)" and shown in page.locator("section.present .pp-status").inner_text()
+    page.wait_for_timeout(500)
+    page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
+    assert failed == [], "every request of the deck must succeed"
+    assert [url for url in requests if not url.startswith(LOCAL)] == [], "the deck must load nothing from a network"
