@@ -5,7 +5,8 @@ The deck must be ready, have the same top-level slides as the static deck, types
 from a network (the environment's settings pick RISE's "white" theme, whose fonts are local).
 
 Known limit, upstream: jupyterlab-rise 0.43 shows ipywidgets 8 widgets as their text repr
-(jupyterlab-contrib/rise#126), so the explorer is live in JupyterLab, not inside the RISE deck.
+(jupyterlab-contrib/rise#126), so the explorer is not live inside the RISE deck; `make present` (Voilà, tested in
+test_live_slides.py) is the live deck in which it responds.
 """
 
 from __future__ import annotations
