@@ -37,3 +37,19 @@ def unanswered(answer, what: str) -> Feedback | None:
     if answer is ... or answer is None:
         return not_yet(f"replace the ... with {what}, then run the cell again.")
     return None
+
+
+def function_answer(f, name: str, of: str, what: str | None = None) -> Feedback | None:
+    """Feedback when a function answer is still the placeholder or is not a function, else None."""
+    if (missing := unanswered(f, what or f"a function of {of}")) is not None:
+        return missing
+    if not callable(f):
+        return not_yet(f"{name} must be a function of {of}; got {type(f).__name__}.")
+    return None
+
+
+def returned_nothing(got) -> Feedback | None:
+    """Feedback when the learner's function still returns the placeholder, else None."""
+    if got is ... or got is None:
+        return not_yet("your function returns nothing yet: replace the ... after `return`.")
+    return None

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..attention import softmax
 from ..embeddings import default_projections, embed
-from . import Feedback, not_yet, right, unanswered
+from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
 
 _CASES = ([2.0, 1.0, 0.1], [1000.0, 999.0, 998.0], [-1000.0, -1001.0], [5.0], [1e300, -1e300, 0.0])
 
@@ -19,15 +19,13 @@ def check_stable_softmax(f) -> Feedback:
     >>> check_stable_softmax(...)
     ❌ Not yet: replace the ... with a function of s, then run the cell again.
     """
-    if (missing := unanswered(f, "a function of s")) is not None:
-        return missing
-    if not callable(f):
-        return not_yet(f"stable_softmax must be a function; got {type(f).__name__}.")
+    if (early := function_answer(f, "stable_softmax", "s")) is not None:
+        return early
     for s in _CASES:
         with np.errstate(all="ignore"):
             got = f(np.array(s))
-        if got is ... or got is None:
-            return not_yet("your function returns nothing yet: replace the ... after `return`.")
+        if (early := returned_nothing(got)) is not None:
+            return early
         got = np.asarray(got, dtype=np.float64)
         if got.shape != (len(s),):
             return not_yet(f"for scores {s} the result must have shape ({len(s)},); got {got.shape}.")

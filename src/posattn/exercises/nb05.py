@@ -6,7 +6,7 @@ import numpy as np
 
 from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
-from . import Feedback, not_yet, right, unanswered
+from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
 
 
 def _outputs(sentence: str) -> np.ndarray:
@@ -19,14 +19,12 @@ def check_order_aware_readout(sentence_vector) -> Feedback:
     >>> check_order_aware_readout(...)
     ❌ Not yet: replace the ... with a function of Y, then run the cell again.
     """
-    if (missing := unanswered(sentence_vector, "a function of Y")) is not None:
-        return missing
-    if not callable(sentence_vector):
-        return not_yet(f"sentence_vector must be a function of Y; got {type(sentence_vector).__name__}.")
+    if (early := function_answer(sentence_vector, "sentence_vector", "Y")) is not None:
+        return early
     Y1, Y2 = _outputs("dog bites man"), _outputs("man bites dog")
     got1, got2 = sentence_vector(Y1.copy()), sentence_vector(Y2.copy())
-    if got1 is ... or got1 is None:
-        return not_yet("your function returns nothing yet: replace the ... after `return`.")
+    if (early := returned_nothing(got1)) is not None:
+        return early
     got1, got2 = np.asarray(got1, dtype=np.float64), np.asarray(got2, dtype=np.float64)
     if got1.ndim != 1 or not np.isfinite(got1).all():
         return not_yet(f"the sentence vector must be a 1-D array of finite numbers; got shape {got1.shape}.")

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..explorer_state import TOLERANCE, compute_view
 from ..permutations import random_permutation
-from . import Feedback, not_yet, right, unanswered
+from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
 
 ALIBI_SENTENCE = ["the", "dog", "bites", "man"]
 
@@ -17,17 +17,16 @@ def check_put_back(put_back) -> Feedback:
     >>> check_put_back(...)
     ❌ Not yet: replace the ... with a function put_back(A_shuffled, perm), then run the cell again.
     """
-    if (missing := unanswered(put_back, "a function put_back(A_shuffled, perm)")) is not None:
-        return missing
-    if not callable(put_back):
-        return not_yet(f"put_back must be a function of (A_shuffled, perm); got {type(put_back).__name__}.")
+    early = function_answer(put_back, "put_back", "(A_shuffled, perm)", what="a function put_back(A_shuffled, perm)")
+    if early is not None:
+        return early
     rng = np.random.default_rng(6)
     for n in (3, 5, 8):
         A, perm = rng.random((n, n)), random_permutation(n, rng)
         A_shuffled = A[perm][:, perm]  # A' = P A Pᵀ
         got = put_back(A_shuffled.copy(), perm.copy())
-        if got is ... or got is None:
-            return not_yet("your function returns nothing yet: replace the ... after `return`.")
+        if (early := returned_nothing(got)) is not None:
+            return early
         got = np.asarray(got, dtype=np.float64)
         if got.shape != A.shape:
             return not_yet(f"the result must have shape {A.shape}, like A'; got {got.shape}.")
