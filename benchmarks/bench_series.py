@@ -14,7 +14,7 @@ The ratio series / floor is the price of the lessons themselves. Target: at most
 from __future__ import annotations
 
 import argparse
-import re
+import ast
 import shutil
 import subprocess
 import sys
@@ -27,14 +27,24 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 FLOOR = ROOT / "build" / "bench-floor"
 TARGET = 1.5
-IMPORT = re.compile(r"^(import \S.*|from \S+ import .*|%matplotlib .*)$")
 
 
 def imports_of(notebook: Path) -> list[str]:
-    """The top-level import lines (and %matplotlib magics) of a notebook's code cells, in order, once each."""
+    """Every import statement of a notebook's code cells (top level or not), in order, once each.
+
+    Parsed, not pattern-matched: an import with a comment or in parentheses counts like any other.
+    Cells holding IPython magics are parsed without their magic lines.
+    """
     nb = nbformat.read(notebook, as_version=4)
-    lines = [line for cell in nb.cells if cell.cell_type == "code" for line in cell.source.splitlines()]
-    return list(dict.fromkeys(line for line in lines if IMPORT.match(line) and "(" not in line))
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                found.append(ast.unparse(node))
+    return list(dict.fromkeys(found))
 
 
 def write_floor(notebooks: list[Path]) -> None:

@@ -81,8 +81,10 @@ class ExplorerFigure:
             attention_heatmap(M, labels, ax, title=title)
             ax.tick_params(axis="x", labelrotation=90 if len(labels) > 5 else 0)
         figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij")
-        figure.draw_without_rendering()  # constrained layout places everything once, labels visible
+        renderer = figure.canvas.get_renderer()
+        figure.get_layout_engine().execute(figure)  # constrained layout places the axes once, without drawing
         for ax in self.axes:
+            ax.get_tightbbox(renderer)  # puts the title and axis labels clear of the tick labels, where they now are
             self._freeze(ax)
         figure.set_layout_engine("none")  # later draws keep these positions
         dynamic = self._dynamic(self.axes[0]) + self._dynamic(self.axes[1])

@@ -7,6 +7,8 @@ tokens on both axes and the value written in each cell when n ≤ 8.
 
 from __future__ import annotations
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -44,7 +46,7 @@ def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SI
             vmin=None, vmax=None, values=None, fmt="{:.2f}"):
     """Draw a matrix as an image with labelled rows and columns; returns the AxesImage."""
     M = as_matrix("M", M)
-    ax = ax if ax is not None else plt.subplots(figsize=(4, 3.5))[1]
+    ax = ax if ax is not None else plt.subplots(figsize=(4, 3.5), layout="constrained")[1]
     if vmin is None or vmax is None:
         bound = float(np.abs(M).max()) or 1.0
         vmin, vmax = (-bound, bound) if vmin is None and vmax is None else (vmin or 0.0, vmax or bound)
@@ -97,12 +99,21 @@ def permutation_heatmap(perm, tokens=None, ax=None):
 def series_style() -> None:
     """Figure defaults for the series: fonts and sizes that read when projected.
 
-    Called explicitly by each notebook's setup cell (never at import).
+    Called explicitly by each notebook's setup cell (never at import). Every figure is laid out by
+    constrained layout, so in a notebook it is shown as laid out, not re-cropped: the inline backend's
+    ``bbox_inches="tight"`` would measure every text of the figure a second time before each picture.
     """
     plt.rcParams.update({
         "figure.dpi": 100, "savefig.dpi": 100, "font.size": 12, "axes.titlesize": 13,
         "axes.labelsize": 12, "xtick.labelsize": 12, "ytick.labelsize": 12, "figure.figsize": (6, 4),
+        "figure.constrained_layout.use": True,
     })
+    if "ipykernel" in sys.modules:  # in a notebook: the inline backend's own setting (it updates its formatter)
+        from IPython import get_ipython
+        from matplotlib_inline.config import InlineBackend
+
+        config = InlineBackend.instance(parent=get_ipython())
+        config.print_figure_kwargs = {**config.print_figure_kwargs, "bbox_inches": None}
 
 
 TOKEN_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00")  # Okabe–Ito: colour-blind safe
@@ -148,7 +159,7 @@ def error_scatter(sizes, errors, *, threshold=1e-12, floor=1e-18, ax=None):
     (a log axis has no 0), and a dashed line marks ``threshold``.
     """
     sizes = as_matrix("sizes", sizes, ndim=1)
-    ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
+    ax = ax if ax is not None else plt.subplots(figsize=(7, 4), layout="constrained")[1]
     if not 1 <= len(errors) <= 3:
         raise ValueError(f"errors must map 1 to 3 labels to arrays of errors; got {len(errors)} labels.")
     for (label, values), colour, marker in zip(errors.items(), ("#0072B2", "#D55E00", "#009E73"), "o^s", strict=False):
