@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from .plotting import attention_heatmap, text_colours
+from .plotting import WEIGHT_TICKS, attention_heatmap, text_colours
 
 TITLES = ("A (original order)", "A' (shuffled)", "Pᵀ A' P (A' put back in the original order)")
 
@@ -33,7 +33,7 @@ class ExplorerFigure:
     def __init__(self, size: tuple[float, float] = (10.0, 4.6), dpi: int = 100):
         self.figure = Figure(figsize=size, dpi=dpi)
         FigureCanvasAgg(self.figure)
-        self.axes = self.figure.subplots(1, 2)
+        self.axes = ()  # made by the first update, for its sentence
         self._labels: tuple = ()
         self._shown_A = None  # (A, its title) as drawn into the second background
         self._bare = self._with_A = None  # backgrounds: without anything a click changes; plus the A panel
@@ -80,7 +80,8 @@ class ExplorerFigure:
         for ax, M, labels, title in zip(self.axes, (A, A2), (tokens, tokens2), titles, strict=True):
             attention_heatmap(M, labels, ax, title=title)
             ax.tick_params(axis="x", labelrotation=90 if len(labels) > 5 else 0)
-        figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij")
+        figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij",
+                        ticks=WEIGHT_TICKS)
         renderer = figure.canvas.get_renderer()
         figure.get_layout_engine().execute(figure)  # constrained layout places the axes once, without drawing
         for ax in self.axes:

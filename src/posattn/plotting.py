@@ -17,6 +17,7 @@ from ._checks import as_matrix
 ATTENTION_CMAP = "viridis"  # weights 0..1
 SIGNED_CMAP = "RdBu_r"  # signed values (embeddings, outputs): colour-blind safe diverging map
 MAX_ANNOTATED = 8
+WEIGHT_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)  # colour-bar ticks for weights: few, so they read when projected
 
 
 def _labels(name: str, labels, n: int) -> list[str]:
@@ -80,7 +81,7 @@ def attention_pair(A, tokens, A2, tokens2, *, titles=("A (original order)", "A' 
     fig, axes = plt.subplots(1, 2, figsize=(9, 4), layout="constrained")
     attention_heatmap(A, tokens, axes[0], title=titles[0])
     image = attention_heatmap(A2, tokens2, axes[1], title=titles[1])
-    fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight α_ij")
+    fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight α_ij", ticks=WEIGHT_TICKS)
     return fig
 
 
