@@ -61,3 +61,55 @@ def test_labels_must_match_the_matrix():
     with pytest.raises(ValueError, match=r"row_labels must have one label per row \(3\); got 2: \['a', 'b'\]"):
         plotting.attention_heatmap(np.eye(3), ["a", "b"])
     plt.close("all")
+
+
+def placed_as_matplotlib_would(make) -> tuple[float, float]:
+    """The title's lowest pixel with title_above, and with matplotlib's automatic placement, same figure."""
+    lows = []
+    for pinned in (True, False):
+        fig, ax = plt.subplots(figsize=(5, 4), layout="constrained")
+        make(ax)
+        if pinned:
+            plotting.title_above(ax, "a title, with descenders: jgy")
+        else:
+            ax.set_title("a title, with descenders: jgy")
+        fig.canvas.draw()
+        lows.append(ax.title.get_window_extent().y0)
+        plt.close(fig)
+    return lows[0], lows[1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda ax: plotting.heatmap(np.eye(3), ax, row_labels=list("abc"), col_labels=["dog", "bites", "man"]),
+    lambda ax: plotting.attention_heatmap(np.eye(3), ["dog", "bites", "man"], ax),  # plus an x label on top
+    lambda ax: (plotting.heatmap(np.eye(4), ax, col_labels=["antidisestablishment", "b", "c", "d"]),
+                ax.tick_params(axis="x", labelrotation=90)),  # tall, turned words
+    lambda ax: ax.plot([0, 1]),  # nothing on top: the plain default height
+])
+def test_title_above_sits_where_matplotlib_would_put_it(make):
+    pinned, automatic = placed_as_matplotlib_would(make)
+    assert pinned == pytest.approx(automatic, abs=1.0)  # pixels
+
+
+def test_title_above_clears_the_top_labels_at_any_size():
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4), layout="constrained")
+    for ax in axes:
+        plotting.attention_heatmap(np.eye(3), ["dog", "bites", "man"], ax, title="A")
+    for size in [(12, 4), (6, 2.5), (16, 7)]:  # the gap is kept in points, not in axes fractions
+        fig.set_size_inches(size)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        for ax in axes:
+            assert ax.title.get_window_extent(renderer).y0 >= ax.xaxis.get_tightbbox(renderer).y1
+    plt.close(fig)
+
+
+def test_title_above_without_a_canvas_that_measures_falls_back_to_matplotlib():
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    FigureCanvasBase(fig)  # no renderer to measure with
+    ax = fig.subplots()
+    plotting.title_above(ax, "A")
+    assert ax.get_title() == "A"

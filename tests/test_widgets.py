@@ -109,6 +109,16 @@ def test_twelve_words_fit_and_drop_the_cell_values(explorer):
     assert shown(explorer)[0].shape == (12, 12) and len(explorer.figure.axes[1].texts) == 0
 
 
+@pytest.mark.parametrize("sentence", ["dog bites man", "the quick brown fox jumps over a lazy dog near my house"])
+def test_titles_clear_the_words_on_top_short_or_turned(explorer, sentence):
+    explorer.text.value = sentence  # more than five words turn the column words upright
+    explorer.shuffle_button.click()
+    renderer = explorer.figure.canvas.get_renderer()
+    for ax in explorer.figure.axes[:2]:
+        assert ax.title.get_window_extent(renderer).y0 >= ax.xaxis.get_tightbbox(renderer).y1
+        assert ax.title.get_window_extent(renderer).y1 <= explorer.figure.bbox.y1  # and stay on the picture
+
+
 def test_reset_returns_to_the_identity(explorer):
     explorer.shuffle_button.click()
     explorer.reset_button.click()

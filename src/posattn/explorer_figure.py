@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from .plotting import WEIGHT_TICKS, attention_heatmap, text_colours
+from .plotting import WEIGHT_TICKS, attention_heatmap, text_colours, title_above
 
 TITLES = ("A (original order)", "A' (shuffled)", "Pᵀ A' P (A' put back in the original order)")
 
@@ -78,14 +78,15 @@ class ExplorerFigure:
         figure.set_layout_engine("constrained")
         self.axes = figure.subplots(1, 2)
         for ax, M, labels, title in zip(self.axes, (A, A2), (tokens, tokens2), titles, strict=True):
-            attention_heatmap(M, labels, ax, title=title)
+            attention_heatmap(M, labels, ax)
             ax.tick_params(axis="x", labelrotation=90 if len(labels) > 5 else 0)
+            title_above(ax, title)  # after the rotation, so it clears the turned words
         figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.8, label="attention weight α_ij",
                         ticks=WEIGHT_TICKS)
         renderer = figure.canvas.get_renderer()
         figure.get_layout_engine().execute(figure)  # constrained layout places the axes once, without drawing
         for ax in self.axes:
-            ax.get_tightbbox(renderer)  # puts the title and axis labels clear of the tick labels, where they now are
+            ax.get_tightbbox(renderer)  # puts the axis labels clear of the tick labels, where they now are
             self._freeze(ax)
         figure.set_layout_engine("none")  # later draws keep these positions
         dynamic = self._dynamic(self.axes[0]) + self._dynamic(self.axes[1])
@@ -99,8 +100,7 @@ class ExplorerFigure:
 
     @staticmethod
     def _freeze(ax) -> None:
-        """Pin the title and axis labels where the layout put them, clear of the tick labels."""
-        ax.set_title(ax.get_title(), y=ax.title.get_position()[1])
+        """Pin the axis labels where the layout put them, clear of the tick labels (the title is pinned already)."""
         to_axes = ax.transAxes.inverted()
         ax.xaxis.set_label_coords(0.5, to_axes.transform(ax.xaxis.label.get_position())[1])
         ax.yaxis.set_label_coords(to_axes.transform(ax.yaxis.label.get_position())[0], 0.5)
