@@ -119,6 +119,20 @@ def test_titles_clear_the_words_on_top_short_or_turned(explorer, sentence):
         assert ax.title.get_window_extent(renderer).y1 <= explorer.figure.bbox.y1  # and stay on the picture
 
 
+def test_the_png_sent_holds_exactly_the_pixels_of_the_figure(explorer):
+    import io
+
+    from PIL import Image
+
+    for sentence in ["dog bites man", "the quick brown fox jumps over a lazy dog near my house"]:
+        explorer.text.value = sentence
+        explorer.shuffle_button.click()
+        decoded = np.asarray(Image.open(io.BytesIO(bytes(explorer.image.value))))
+        canvas = np.asarray(explorer.figure.canvas.buffer_rgba())
+        assert decoded.shape == canvas.shape[:2] + (3,)
+        np.testing.assert_array_equal(decoded, canvas[..., :3])
+
+
 def test_reset_returns_to_the_identity(explorer):
     explorer.shuffle_button.click()
     explorer.reset_button.click()

@@ -8,23 +8,37 @@ which is what makes a click fast. Rendered to PNG bytes for an ``ipywidgets.Imag
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
 
 from .plotting import WEIGHT_TICKS, attention_heatmap, text_colours, title_above
 
 TITLES = ("A (original order)", "A' (shuffled)", "Pᵀ A' P (A' put back in the original order)")
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
 def png_bytes(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas as PNG; fast zlib level, the pixels are what matters."""
-    buffer = io.BytesIO()
-    Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").save(buffer, format="png", compress_level=1)
-    return buffer.getvalue()
+    """The canvas as an 8-bit RGB PNG, written directly: rows unfiltered, zlib at its fastest level.
+
+    One is sent per click. For a picture of flat colours this takes about half the time of PIL's encoder
+    (which tries a filter per row) for a file some 15 % larger; any PNG reader decodes the same pixels.
+    """
+    rgb = np.asarray(canvas.buffer_rgba())[..., :3]
+    height, width, _ = rgb.shape
+    rows = np.zeros((height, 1 + 3 * width), dtype=np.uint8)  # each row: its filter type (0, none), its pixels
+    rows[:, 1:].reshape(height, width, 3)[...] = rgb  # one copy, straight into the rows
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # bit depth 8, colour type 2 (RGB), no interlace
+    return PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, 1)) + _chunk(b"IEND", b"")
 
 
 class ExplorerFigure:
