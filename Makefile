@@ -15,7 +15,8 @@ STAMP  := $(VENV)/.installed
 
 # A virtual environment in the project, re-installed only when the requirements change.
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.
-#  tools/lab-overrides.json: RISE slides in the offline "white" theme, no news or update checks in JupyterLab.)
+#  tools/lab-overrides.json: RISE slides in the offline "white" theme and scrollable (the explorer is taller than a
+#  slide), no news or update checks in JupyterLab.)
 $(STAMP): requirements.txt pyproject.toml tools/lab-overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

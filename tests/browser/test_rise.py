@@ -76,4 +76,5 @@ def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
     expect(status).not_to_contain_text("π = (0, 1, 2)", timeout=30_000)
     order = deck.locator(".pp-order select, .pp-order input").first.input_value().split("·")[0]
     assert pi_text(" ".join(order.split())) in status.inner_text()  # the kernel answered, in the deck
+    deck.locator("img.pp-figure").first.scroll_into_view_if_needed()  # the slide scrolls (RISE "scroll": true)
     page.screenshot(path=screenshot_path("06_rise_explorer_after.png"))
