@@ -113,3 +113,20 @@ def test_title_above_without_a_canvas_that_measures_falls_back_to_matplotlib():
     ax = fig.subplots()
     plotting.title_above(ax, "A")
     assert ax.get_title() == "A"
+
+
+@pytest.mark.filterwarnings("ignore:InlineBackend._print_figure_kwargs_changed is deprecated:DeprecationWarning")
+def test_series_style_shows_notebook_figures_as_laid_out(monkeypatch):
+    import sys
+
+    import matplotlib
+    from matplotlib_inline.config import InlineBackend
+
+    config = InlineBackend.instance()
+    monkeypatch.setattr(config, "print_figure_kwargs", {"bbox_inches": "tight"})
+    monkeypatch.setitem(sys.modules, "ipykernel", sys.modules.get("ipykernel") or object())  # as in a notebook
+    with matplotlib.rc_context():
+        plotting.series_style()
+        assert matplotlib.rcParams["figure.constrained_layout.use"] is True
+        assert matplotlib.rcParams["font.size"] == 12
+    assert config.print_figure_kwargs["bbox_inches"] is None  # no second, cropping pass over every text
