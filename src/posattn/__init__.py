@@ -45,7 +45,6 @@ __all__ = [
     "equivariance_error",
     "frequencies",
     "influence",
-    "frequencies",
     "invariance_error",
     "inverse_permutation",
     "learned_positions",

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._checks import check_perm
 from .embeddings import default_projections, embed, tokenize
-from .permutations import permutation_matrix
+from .permutations import inverse_permutation, permutation_matrix
 from .positions import SCHEMES, attention_with_positions
 
 MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
@@ -106,8 +106,8 @@ class View:
     @property
     def A_put_back(self) -> np.ndarray:
         """Pᵀ A' P: A' with its rows and columns returned to the original order."""
-        P = permutation_matrix(self.perm)
-        return P.T @ self.A_shuffled @ P  # (n, n) @ (n, n) @ (n, n) -> (n, n)
+        back = inverse_permutation(self.perm)  # the order that undoes perm
+        return self.A_shuffled[back][:, back]  # (n, n), exactly Pᵀ A' P
 
 
 def compute_view(tokens, perm, scheme: str = "none") -> View:

@@ -12,7 +12,8 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._checks import as_matrix
+from ._checks import as_matrix, check_perm
+from .permutations import permutation_matrix
 
 ATTENTION_CMAP = "viridis"  # weights 0..1
 SIGNED_CMAP = "RdBu_r"  # signed values (embeddings, outputs): colour-blind safe diverging map
@@ -110,8 +111,6 @@ def attention_pair(A, tokens, A2, tokens2, *, titles=("A (original order)", "A' 
 
 def permutation_heatmap(perm, tokens=None, ax=None):
     """The permutation matrix P (P[i, perm[i]] = 1) as black-and-white squares."""
-    from .permutations import permutation_matrix
-
     P = permutation_matrix(perm)
     labels = list(tokens) if tokens is not None else [str(i) for i in range(len(P))]
     rows = [labels[p] for p in np.asarray(perm)]
@@ -148,8 +147,6 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
     ``order`` is the order in which the terms are added (default 0, 1, …); any order ends at the same y.
     V has shape (n, 2); returns the Axes.
     """
-    from ._checks import check_perm
-
     V, alpha = as_matrix("V", V), as_matrix("weights", weights, ndim=1)
     n = V.shape[0]
     if V.shape[1] != 2:

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ._checks import check_int
-from .attention import _project, scaled_dot_product_attention, self_attention
+from .attention import _project, scaled_dot_product_attention
 from .rope import frequencies, rope
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "causal")
@@ -113,14 +113,12 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str = "none") -> tuple[np
     """
     if not isinstance(scheme, str) or scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}; got {scheme!r}.")
-    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)
+    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)  # checked once, here
     n, d = X.shape
-    if scheme in ("none", "causal"):
-        return self_attention(X, W_Q, W_K, W_V, mask=causal_mask(n) if scheme == "causal" else None)
     if scheme in ("sinusoidal", "learned"):
-        E = sinusoidal_positions(n, d) if scheme == "sinusoidal" else learned_positions(n, d)
-        return self_attention(X + E, W_Q, W_K, W_V)  # (n, d) + (n, d): position enters the input
+        X = X + (sinusoidal_positions(n, d) if scheme == "sinusoidal" else learned_positions(n, d))  # into the input
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_k or d_v) -> (n, d_k), (n, d_k), (n, d_v)
     if scheme == "rope":
-        return scaled_dot_product_attention(rope(Q), rope(K), V)
-    return scaled_dot_product_attention(Q, K, V, bias=alibi_bias(n))
+        Q, K = rope(Q), rope(K)  # into the queries and keys, by rotation
+    return scaled_dot_product_attention(Q, K, V, mask=causal_mask(n) if scheme == "causal" else None,
+                                        bias=alibi_bias(n) if scheme == "alibi" else None)

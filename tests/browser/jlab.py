@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -16,6 +17,14 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
+
+from posattn.explorer_state import format_pi
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture then skips (or fails, in CI) and says how to install it
+    expect = None
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -149,6 +158,26 @@ def open_notebook(page, lab: dict, name: str, route: str = "lab/tree") -> None:
     page.wait_for_function(READY, timeout=90_000, polling=250)
 
 
+LOCAL_SERVER = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")  # a deck served from here
+
+
+def load_tool(name: str) -> ModuleType:
+    """tools/NAME.py as a module (the tools are scripts, not a package; each finds its neighbours itself)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_ran_cleanly(page, state: dict, where: str) -> None:
+    """After run_all: no error, every code cell run, every widget drawn, no traceback in the page."""
+    assert state["errors"] == [], f"{where} raised: {state['errors']}"
+    assert state["unrun"] == 0, f"{where}: {state['unrun']} code cells did not run"
+    assert page.get_by_text(PLACEHOLDERS).count() == 0, "a widget did not render"
+    tracebacks = page.locator(".jp-OutputArea-output", has_text=re.compile(r"Traceback \(most recent call last\)"))
+    assert tracebacks.count() == 0, f"traceback in the page: {tracebacks.first.inner_text()[:500]}"
+
+
 def run_all(page, timeout_s: float = 300) -> dict:
     """Clear the outputs, then Run ▸ Run All Cells from the menu (JupyterLab's, or Notebook 7's: the same one);
     wait for idle; return the state."""
@@ -193,7 +222,7 @@ EXPLORER = NOTEBOOKS / "06_dog_bites_man_explorer.ipynb"
 
 def pi_text(order: str) -> str:
     """The order control's value "2 0 1" as the status line writes π: "(2, 0, 1)"."""
-    return "(" + ", ".join(order.split()) + ")"
+    return format_pi(order.split())
 
 
 def figure_changed(page, figure, before: bytes) -> bool:

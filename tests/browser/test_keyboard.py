@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .jlab import figure_changed, order_value, pi_text, screenshot_path
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the browser fixture then skips (or fails, in CI) and says how to install it
-    expect = None
+from .jlab import expect, figure_changed, order_value, pi_text, screenshot_path
 
 pytestmark = pytest.mark.browser
 CONTROLS = ["pp-sentence", "pp-scheme", "pp-order", "pp-shuffle", "pp-reset", "pp-unshuffle"]  # display order

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import secrets
 import subprocess
-import sys
 import urllib.error
 
 import nbformat
@@ -19,10 +18,12 @@ import pytest
 
 from .jlab import (
     EXPLORER,
+    LOCAL_SERVER,
     ROOT,
     browser_required,
     expected_slides,
     free_port,
+    load_tool,
     order_value,
     pi_text,
     private_jupyter_env,
@@ -32,19 +33,7 @@ from .jlab import (
 )
 
 pytestmark = pytest.mark.browser
-LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
 STATUS_CHANGED = "before => document.querySelector('section.present .pp-status').innerText !== before"
-
-
-def load_present():
-    spec = importlib.util.spec_from_file_location("present", ROOT / "tools" / "present.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "tools"))  # present.py imports build_slides and lab beside it
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return module
 
 
 @pytest.fixture
@@ -54,7 +43,7 @@ def deck(browser, tmp_path_factory):
         (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (run `make setup`)")
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
-    present = load_present()
+    present = load_tool("present")
     try:
         present.prepare()
     except urllib.error.URLError as error:
@@ -99,4 +88,4 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
     assert failed == [], "every request of the deck must succeed"
-    assert [url for url in requests if not url.startswith(LOCAL)] == [], "the deck must load nothing from a network"
+    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], "the deck must load nothing from a network"

@@ -16,13 +16,11 @@ import json
 
 import nbformat
 import pytest
-from playwright.sync_api import expect
 
-from .jlab import NOTEBOOKS, ROOT, expected_slides, open_notebook, pi_text, screenshot_path
+from .jlab import LOCAL_SERVER, NOTEBOOKS, ROOT, expect, expected_slides, open_notebook, order_value, pi_text, screenshot_path
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"
-LOCAL = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
 
 
 @pytest.fixture
@@ -34,30 +32,12 @@ def rise_white(lab):
     settings.write_text(json.dumps(rise))
 
 
-def test_rise_presents_a_notebook_offline(page, lab, rise_white):
-    notebook = NOTEBOOK if NOTEBOOK.exists() else min(NOTEBOOKS.glob("*.ipynb"), default=None)
-    if notebook is None:
-        pytest.skip("no notebooks yet")
-    requests = []
-    page.on("request", lambda request: requests.append(request.url))
-    open_notebook(page, lab, notebook.name)
-    page.evaluate("() => window.jupyterapp.commands.execute('RISE:preview')")
-    page.wait_for_function("() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('/rise/'))")
-    deck = page.frame_locator("iframe[src*='/rise/']")
-    deck.locator(".reveal.ready").wait_for(state="attached", timeout=60_000)
-    deck.locator("mjx-container").first.wait_for(state="attached", timeout=30_000)  # math is typeset
-    assert deck.locator(".reveal .slides > section").count() == expected_slides(nbformat.read(notebook, as_version=4))
-    page.wait_for_timeout(1000)
-    page.screenshot(path=screenshot_path(f"{notebook.stem}_rise.png"))
-    assert [url for url in requests if not url.startswith(LOCAL)] == [], "RISE must load nothing from a network"
-
-
-def open_rise_at(page, first_line: str):
-    """Make the cell starting with ``first_line`` the active one (RISE opens at its slide), open RISE, wait for the
-    deck; returns the deck's frame locator."""
-    page.evaluate("""line => { const nb = window.jupyterapp.shell.currentWidget.content;
-        nb.activeCellIndex = nb.widgets.findIndex(c => c.model.sharedModel.getSource().startsWith(line)); }""",
-                  first_line)
+def open_rise(page, at: str | None = None):
+    """Open RISE on the notebook in the page and wait for the deck; returns the deck's frame locator. RISE opens at
+    the active cell's slide: with ``at``, the cell whose source starts with it is made the active one first."""
+    if at is not None:
+        page.evaluate("""line => { const nb = window.jupyterapp.shell.currentWidget.content;
+            nb.activeCellIndex = nb.widgets.findIndex(c => c.model.sharedModel.getSource().startsWith(line)); }""", at)
     page.evaluate("() => window.jupyterapp.commands.execute('RISE:preview')")
     page.wait_for_function("() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('/rise/'))")
     deck = page.frame_locator("iframe[src*='/rise/']")
@@ -65,16 +45,27 @@ def open_rise_at(page, first_line: str):
     return deck
 
 
+def test_rise_presents_a_notebook_offline(page, lab, rise_white):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    open_notebook(page, lab, NOTEBOOK.name)
+    deck = open_rise(page)
+    deck.locator("mjx-container").first.wait_for(state="attached", timeout=30_000)  # math is typeset
+    assert deck.locator(".reveal .slides > section").count() == expected_slides(nbformat.read(NOTEBOOK, as_version=4))
+    page.wait_for_timeout(1000)
+    page.screenshot(path=screenshot_path(f"{NOTEBOOK.stem}_rise.png"))
+    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], "RISE must load nothing from a network"
+
+
 def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
     page, _ = explorer  # notebook 06, run from JupyterLab's Run menu: the kernel holds the explorer
-    deck = open_rise_at(page, "explorer = ShuffleExplorer(")
+    deck = open_rise(page, at="explorer = ShuffleExplorer(")
     status = deck.locator(".pp-status").first
     expect(status).to_contain_text("π = (0, 1, 2)", timeout=30_000)  # drawn as widgets, not as the text repr
     expect(deck.locator(".pp-shuffle").first).to_be_visible()
     page.screenshot(path=screenshot_path("06_rise_explorer_before.png"))
     deck.locator(".pp-shuffle").first.click()
     expect(status).not_to_contain_text("π = (0, 1, 2)", timeout=30_000)
-    order = deck.locator(".pp-order select, .pp-order input").first.input_value().split("·")[0]
-    assert pi_text(" ".join(order.split())) in status.inner_text()  # the kernel answered, in the deck
+    assert pi_text(order_value(deck)) in status.inner_text()  # the kernel answered, in the deck
     deck.locator("img.pp-figure").first.scroll_into_view_if_needed()  # the slide scrolls (RISE "scroll": true)
     page.screenshot(path=screenshot_path("06_rise_explorer_after.png"))

@@ -10,7 +10,6 @@ it and is not counted as a cell) may still scroll: at most MAX_ONE_CELL_OVERFULL
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import urllib.error
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .jlab import NOTEBOOKS, ROOT, browser_required, expected_slides, screenshot_path
+from .jlab import NOTEBOOKS, browser_required, expected_slides, load_tool, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
@@ -34,19 +33,12 @@ PRESENT_SIZE = """() => { const slide = document.querySelector('.reveal .slides 
     return [slide.scrollHeight, parseFloat(document.querySelector('.reveal .slides').style.height), cells.length]; }"""
 
 
-def load_builder():
-    spec = importlib.util.spec_from_file_location("build_slides", ROOT / "tools" / "build_slides.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def decks(tmp_path_factory) -> Path:
     """Every deck, built into a temporary folder (the registry is needed once, then build/npm-cache/ serves)."""
     out = tmp_path_factory.mktemp("slides")
     try:
-        load_builder().build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
+        load_tool("build_slides").build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
     except urllib.error.URLError as error:
         if browser_required():
             raise

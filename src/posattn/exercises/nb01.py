@@ -105,13 +105,13 @@ def check_mixing_equivariant(f) -> Feedback:
     if not callable(f):
         return not_yet(f"my_f should be a function of X; got {type(f).__name__}.")
     X = np.random.default_rng(2).standard_normal((4, 3))
-    if (early := unanswered(f(X.copy()), "a formula in X that returns an array")) is not None:
+    if (early := unanswered(out := f(X.copy()), "a formula in X that returns an array")) is not None:
         return early
-    if verdict(f) != "equivariant":
-        return not_yet(f"my_f is {verdict(f)}: f(X[perm]) should equal f(X)[perm] for every perm.")
+    if (kind := verdict(f)) != "equivariant":
+        return not_yet(f"my_f is {kind}: f(X[perm]) should equal f(X)[perm] for every perm.")
     bumped = X.copy()
     bumped[3] += 1.0  # change token 3 only
-    if np.allclose(np.asarray(f(bumped))[0], np.asarray(f(X))[0]):
+    if np.allclose(np.asarray(f(bumped))[0], np.asarray(out)[0]):
         return not_yet("row 0 of the output ignores the other tokens (changing token 3 leaves it unchanged). "
                        "Mix the rows, e.g. through a sum over tokens.")
     return right("equivariant and every output row sees the other tokens — exactly the kind of function attention is.")

@@ -64,12 +64,12 @@ def check_query_of_man(q_man) -> Feedback:
     if (missing := unanswered(q_man, "a vector of length 4")) is not None:
         return missing
     got = np.asarray(q_man, dtype=np.float64)
-    W_Q = default_projections()[0]
+    W_Q, W_K, _ = default_projections()
     x_man = embed(["man"])[0]  # (d,)
     if got.shape != (W_Q.shape[1],):
         return not_yet(f"q_man must have shape ({W_Q.shape[1]},), one number per query feature; got {got.shape}.")
     if np.allclose(got, x_man @ W_Q, atol=1e-12):
         return right("the same vector as for 'man' at the end of 'dog bites man': W_Q is shared by every position.")
-    if np.allclose(got, x_man @ default_projections()[1], atol=1e-12):
+    if np.allclose(got, x_man @ W_K, atol=1e-12):
         return not_yet("that is the key of 'man' (W_K); the query uses W_Q.")
     return not_yet("take the embedding row of 'man' and multiply it by W_Q from the right: x W_Q.")
