@@ -3,7 +3,8 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 # and for teachers:
 #   make slides  an offline reveal.js deck per notebook in build/slides/
-#   make present NB=06_dog_bites_man_explorer  one notebook as live slides (Voilà: kernel running, widgets live)
+#   make present [NB=03_softmax_and_projections]  one notebook as live slides (Voilà: kernel running,
+#                widgets live); the default is the "dog bites man" explorer
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
 PYTHON ?= python3
@@ -28,8 +29,9 @@ $(STAMP): requirements.txt pyproject.toml tools/lab-overrides.json
 
 setup: $(STAMP)
 
+# JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 lab: $(STAMP)
-	$(BIN)/python tools/lab.py
+	$(BIN)/python -m tools.servers
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
@@ -37,17 +39,21 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
-# Restart-and-run-all of every notebook, saved in place (after editing a notebook or the package).
+# Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or the
+# package): widget state kept (the explorer's picture shows without a kernel), no timing metadata.
+NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
-	$(BIN)/python tools/run_notebooks.py
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=300 \
+	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True $(NBS)
 
+# Offline decks in build/slides/; the first build fetches reveal.js & co. from the npm registry (npm ci).
 slides: $(STAMP)
-	$(BIN)/python tools/build_slides.py
+	$(BIN)/python -m tools.build_slides
 
 # Live slides, offline: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/present.py).
-NB ?= 06_dog_bites_man_explorer
+NB ?=
 present: $(STAMP)
-	$(BIN)/python tools/present.py $(NB)
+	$(BIN)/python -m tools.present $(NB)
 
 clean:
 	rm -rf $(VENV) build artifacts src/*.egg-info

@@ -1,18 +1,21 @@
-"""`make lab` runs tools/lab.py: JupyterLab on notebooks/, bound to 127.0.0.1, behind a random token."""
+"""`make lab` (python -m tools.servers): JupyterLab on notebooks/, 127.0.0.1 only, behind a token
+that never appears on a command line, refusing foreign Host headers, each launch on its own port."""
 
 import json
 import os
-import re
-import signal
 import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+
+from tests.launchers import command_lines, launch, printed_url, request, spawn, stop
+
+pytestmark = pytest.mark.browser  # starts servers
+
+
+def lab_env(tmp_path, port: int) -> dict[str, str]:
+    env = {**os.environ, "PORT": str(port), "JUPYTER_RUNTIME_DIR": str(tmp_path)}
+    env.pop("JUPYTER_TOKEN", None)
+    return env
 
 
 def free_port() -> int:
@@ -21,35 +24,46 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(url: str) -> tuple[int, bytes]:
+def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(tmp_path):
+    process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
+                                 env=lab_env(tmp_path, free_port()))
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, b""
-    except urllib.error.URLError:  # not listening yet
-        return 0, b""
-
-
-def test_lab_serves_the_notebooks_on_localhost_behind_a_token(tmp_path):
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "JUPYTER_TOKEN": "", "JUPYTER_RUNTIME_DIR": str(tmp_path)}
-    server = subprocess.Popen([sys.executable, str(ROOT / "tools" / "lab.py")], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
-    try:
-        url = next(line for line in server.stdout if "token=" in line).strip()
-        assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/00_start_here.ipynb?token=")
-        token = re.search(r"token=(\w+)", url).group(1)
         assert len(token) >= 32  # never empty, never guessable
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(120):
-            status, body = get(f"{base}/api/contents?token={token}")
-            if status == 200:
-                break
-            time.sleep(0.25)
-        names = {item["name"] for item in json.loads(body)["content"]}
-        assert "00_start_here.ipynb" in names  # the server's root is notebooks/
-        assert get(f"{base}/api/contents")[0] == 403  # no token, no access
+        status, body = request(url, f"/api/contents?token={token}")
+        assert status == 200
+        assert "00_start_here.ipynb" in {item["name"] for item in json.loads(body)["content"]}
+        assert request(url, "/api/contents")[0] == 403  # no token, no access
+        lines = command_lines(process.pid)
+        assert any("jupyter" in line and "lab" in line for line in lines)  # the server is seen
+        assert [line for line in lines if token in line] == []
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
+        stop(process)
+
+
+def test_lab_refuses_a_foreign_host_header(tmp_path):
+    process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
+                                 env=lab_env(tmp_path, free_port()))
+    try:
+        assert request(url, f"/api/status?token={token}")[0] == 200
+        assert request(url, f"/api/status?token={token}", host="evil.example")[0] == 403
+    finally:
+        stop(process)
+
+
+def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path):
+    port = free_port()  # both prefer the same port: one of them must move
+    folders = [tmp_path / "first", tmp_path / "second"]
+    launched = []
+    try:
+        for folder in folders:
+            folder.mkdir()
+            launched.append(spawn("tools.servers", log=folder / "lab.log", env=lab_env(folder, port)))
+        (url_1, token_1), (url_2, token_2) = [
+            printed_url(process, folder / "lab.log") for process, folder in zip(launched, folders)]
+        assert url_1 != url_2
+        assert request(url_1, f"/api/status?token={token_1}")[0] == 200
+        assert request(url_2, f"/api/status?token={token_2}")[0] == 200
+        assert request(url_2, f"/api/status?token={token_1}")[0] == 403  # not the first one's
+    finally:
+        for process in launched:
+            stop(process)

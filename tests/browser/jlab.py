@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
 
 from posattn.explorer_state import format_pi
+from tools import servers
 
 try:
     from playwright.sync_api import expect
@@ -31,11 +24,16 @@ NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 # Quiet, reproducible JupyterLab: no news or update checks, every cell in the DOM (no virtual scrolling).
 LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none", "scrollPastEnd": False},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
+        {"windowingMode": "none", "scrollPastEnd": False},
 }
-LAB_OPTIONS = ["--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0", "--LabApp.news_url=",
-               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"]
+OPTIONS = {  # beyond tools.servers' own: quiet, and the app object exposed for NOTEBOOK_STATE
+    "lab": ["--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.expose_app_in_browser=True"],
+    "notebook": ["--JupyterNotebookApp.expose_app_in_browser=True"],
+}
 
 
 def browser_required() -> bool:
@@ -43,92 +41,39 @@ def browser_required() -> bool:
     return bool(os.environ.get("CI")) or os.environ.get("POSATTN_REQUIRE_BROWSER") == "1"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def private_jupyter_env(home: Path) -> dict[str, str]:
     """Environment variables that keep the server's config, settings and kernels inside home."""
     env = dict(os.environ)
-    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime"),
-                     ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
-                     ("IPYTHONDIR", "ipython")]:
+    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("JUPYTERLAB_SETTINGS_DIR", "settings"),
+                     ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"), ("IPYTHONDIR", "ipython")]:
         env[var] = str(home / sub)
         (home / sub).mkdir(parents=True, exist_ok=True)
     for name, value in LAB_SETTINGS.items():
         (home / "settings" / name).parent.mkdir(parents=True, exist_ok=True)
         (home / "settings" / name).write_text(json.dumps(value))
-    kernel = home / "data" / "kernels" / "python3" / "kernel.json"  # this environment's Python, whatever else exists
+    kernel = home / "data" / "kernels" / "python3" / "kernel.json"  # this environment's Python
     kernel.parent.mkdir(parents=True)
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    kernel.write_text(json.dumps({"argv": argv, "display_name": "Python 3 (ipykernel)", "language": "python"}))
+    kernel.write_text(json.dumps({"argv": argv, "display_name": "Python 3 (ipykernel)",
+                                  "language": "python"}))
     env.pop("MPLBACKEND", None)  # kernels pick their usual inline backend
     return env
 
 
-NOTEBOOK_OPTIONS = ["--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
-                    "--JupyterNotebookApp.expose_app_in_browser=True"]
-
-
-def start_lab(root: Path, home: Path, token: str, app: str = "lab") -> tuple[subprocess.Popen, str]:
-    """Start `python -m jupyter lab` (or `notebook`, Notebook 7) of this environment over root in its own process
-    group; return it and its URL."""
-    port = free_port()
-    options = LAB_OPTIONS if app == "lab" else NOTEBOOK_OPTIONS
-    args = [sys.executable, "-m", "jupyter", app, *options, f"--ServerApp.root_dir={root}", f"--port={port}",
-            f"--IdentityProvider.token={token}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        args.append("--allow-root")
-    with (home / f"jupyter-{app}.log").open("wb") as log:
-        proc = subprocess.Popen(args, cwd=root, env=private_jupyter_env(home), stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    return proc, f"http://127.0.0.1:{port}"
-
-
 @contextmanager
 def serving(app: str, tmp_path_factory) -> Iterator[dict]:
-    """A private server (`lab` or `notebook`) over a temporary copy of notebooks/, stopped whatever happens:
-    yields {"url", "token", "root", "home"}."""
+    """A private server (`lab` or `notebook`) over a temporary copy of notebooks/, stopped whatever
+    happens: yields {"url", "token", "root", "home"}."""
     home = tmp_path_factory.mktemp(f"jupyter-{app}-home")
     root = tmp_path_factory.mktemp(f"{app}-root") / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    token = secrets.token_hex(24)
-    proc, url = start_lab(root, home, token, app)
+    server = servers.start(app, *OPTIONS[app], f"--ServerApp.root_dir={root}",
+                           env=private_jupyter_env(home), log=home / f"jupyter-{app}.log")
     try:
-        wait_until_up(proc, f"{url}/api/status?token={token}", home / f"jupyter-{app}.log")
-        yield {"url": url, "token": token, "root": root, "home": home}
+        yield {"url": server.url, "token": server.token, "root": root, "home": home}
     finally:
-        stop(proc)
-
-
-def wait_until_up(proc: subprocess.Popen, url: str, log: Path, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"jupyter exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"jupyter did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Stop the server and its kernels (its own process group): SIGTERM, then SIGKILL after 10 s."""
-    for sig, grace in [(signal.SIGTERM, 10), (signal.SIGKILL, 5)]:
-        if proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            continue
+        servers.stop(server.process)
 
 
 # The open notebook, read from JupyterLab's own model (the server runs with expose_app_in_browser).
@@ -159,14 +104,6 @@ def open_notebook(page, lab: dict, name: str, route: str = "lab/tree") -> None:
 
 
 LOCAL_SERVER = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")  # a deck served from here
-
-
-def load_tool(name: str) -> ModuleType:
-    """tools/NAME.py as a module (the tools are scripts, not a package; each finds its neighbours itself)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def assert_ran_cleanly(page, state: dict, where: str) -> None:
@@ -216,8 +153,9 @@ def expected_slides(nb) -> int:
     return kinds.count("slide") + (first_shown != "slide")
 
 
-# The explorer of notebook 06 in a page (shared by test_explorer.py and test_keyboard.py)
-EXPLORER = NOTEBOOKS / "06_dog_bites_man_explorer.ipynb"
+# The "dog bites man" explorer notebook, whatever its number (test_explorer.py, test_keyboard.py, ...)
+EXPLORER = min(NOTEBOOKS.glob("*_dog_bites_man_explorer.ipynb"),
+               default=NOTEBOOKS / "NN_dog_bites_man_explorer.ipynb")
 
 
 def pi_text(order: str) -> str:

@@ -1,66 +1,54 @@
-"""Live slides with Voilà (`make present`, tools/present.py): notebook 06 as a reveal.js deck on a running kernel.
+"""Live slides with Voilà (`make present`, tools/present.py): the explorer as a deck on a kernel.
 
-The server is started here, from this environment, on 127.0.0.1, a free port and a random token, with private
-Jupyter folders, and it is stopped whatever happens. In headless Chromium the deck must be ready, have one
-top-level slide per "slide" cell, show the explorer on its slide, answer a click on Shuffle with a new status
-line (the kernel is live), and load nothing from a network: no failed request, no request to another address.
+The server is started as `make present` starts it (tools.present.start), with private Jupyter
+folders, and stopped whatever happens. In headless Chromium the deck must be ready, have one
+top-level slide per "slide" cell, show the explorer on its slide, answer a click on Shuffle with a
+new status line (the kernel is live), and load nothing from a network: no failed request, no
+request to another address.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import secrets
-import subprocess
-import urllib.error
 
 import nbformat
 import pytest
 
+from tools import present
+from tools.build_slides import AssetsUnavailable
+
 from .jlab import (
     EXPLORER,
     LOCAL_SERVER,
-    ROOT,
     browser_required,
     expected_slides,
-    free_port,
-    load_tool,
     order_value,
     pi_text,
     private_jupyter_env,
     screenshot_path,
-    stop,
-    wait_until_up,
 )
 
 pytestmark = pytest.mark.browser
-STATUS_CHANGED = "before => document.querySelector('section.present .pp-status').innerText !== before"
+STATUS_CHANGED = ("before => document.querySelector('section.present .pp-status').innerText"
+                  " !== before")
 
 
 @pytest.fixture
 def deck(browser, tmp_path_factory):
-    """Voilà serving notebook 06 as slides: yields the deck's URL (with its token)."""
+    """Voilà serving the explorer notebook as slides (tools.present): yields the deck's URL."""
     if importlib.util.find_spec("voila") is None:
-        (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (run `make setup`)")
+        (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (make setup)")
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
-    present = load_tool("present")
+    home = tmp_path_factory.mktemp("voila-home")
     try:
-        present.prepare()
-    except urllib.error.URLError as error:
-        if browser_required():
-            raise
-        pytest.skip(f"live slides need the npm registry once to fetch reveal.js: {error}")
-    home, port, token = tmp_path_factory.mktemp("voila-home"), free_port(), secrets.token_hex(24)
-    env = present.voila_env(private_jupyter_env(home))
-    with (home / "voila.log").open("wb") as log:
-        proc = subprocess.Popen(present.voila_command(EXPLORER, port, token), cwd=ROOT, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        server = present.start(EXPLORER, env=private_jupyter_env(home), log=home / "voila.log")
+    except AssetsUnavailable as error:
+        (pytest.fail if browser_required() else pytest.skip)(str(error))
     try:
-        url = f"http://127.0.0.1:{port}"
-        wait_until_up(proc, f"{url}/voila/files/build/slides/vendor/reveal.js/.version", home / "voila.log")
-        yield f"{url}/?token={token}"
+        yield f"{server.url}/?token={server.token}"
     finally:
-        stop(proc)
+        present.servers.stop(server.process)
 
 
 def test_explorer_is_live_in_the_voila_deck(page, deck):

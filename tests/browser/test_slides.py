@@ -1,23 +1,26 @@
-"""The static classroom decks (tools/build_slides.py): built here, opened from disk in headless Chromium, offline.
+"""The static classroom decks (tools/build_slides.py): built here, opened from disk in headless
+Chromium, offline.
 
-Each deck must be ready, have one top-level slide per "slide" cell, typeset its math, load nothing that is
-not a local file (no failed request, and no request to any network address), and fit on a 1280×720 screen:
-every slide's content must fit the slide's height, so nothing scrolls or is cut off on a projector. The build
-splits a slide into vertical sub-slides between cells, so only a slide made of ONE cell that is taller than a
-slide by itself (a long code cell with its output, the explorer widget; its "*Figure:*" description stays with
-it and is not counted as a cell) may still scroll: at most MAX_ONE_CELL_OVERFULL per deck, listed in the output.
+Each deck must be ready, have one top-level slide per "slide" cell, typeset its math, load nothing
+that is not a local file (no failed request, no request to a network address), and fit a 1280×720
+screen. Authors place a slide's vertical sub-slides; a slide taller than the screen scrolls. So
+this test measures every slide and refuses one of several cells that is taller than the screen (a
+"subslide" break belongs in it). Only a slide of ONE cell taller than a screen by itself (a long
+code cell with its output, the explorer widget; a "*Figure:*" description stays with its figure
+and is not counted) may scroll: at most MAX_ONE_CELL_OVERFULL per deck, listed in the output.
 """
 
 from __future__ import annotations
 
 import re
-import urllib.error
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from .jlab import NOTEBOOKS, browser_required, expected_slides, load_tool, screenshot_path
+from tools.build_slides import AssetsUnavailable, build
+
+from .jlab import NOTEBOOKS, browser_required, expected_slides, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
@@ -38,11 +41,9 @@ def decks(tmp_path_factory) -> Path:
     """Every deck, built into a temporary folder (the registry is needed once, then build/npm-cache/ serves)."""
     out = tmp_path_factory.mktemp("slides")
     try:
-        load_tool("build_slides").build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
-    except urllib.error.URLError as error:
-        if browser_required():
-            raise
-        pytest.skip(f"slides need the npm registry once to fetch reveal.js and MathJax: {error}")
+        build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
+    except AssetsUnavailable as error:
+        (pytest.fail if browser_required() else pytest.skip)(str(error))
     return out
 
 
@@ -82,7 +83,7 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
     if overfull:
         print(f"{notebook.stem}: slides taller than the 1280×720 screen (h/v: content > slide): {overfull}")
     several = [slide for slide in overfull if not slide.endswith(" 1 cell")]
-    assert several == [], f"slides of several cells must fit 1280×720 (split them in tools/build_slides.py): {several}"
+    assert several == [], f"slides of several cells must fit 1280×720 (put a subslide break in the notebook): {several}"
     assert len(overfull) <= MAX_ONE_CELL_OVERFULL, f"too many one-cell slides taller than 1280×720: {overfull}"
 
 

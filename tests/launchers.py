@@ -1,0 +1,95 @@
+"""Helpers for the tests of `make lab` and `make present`: start the command, read its URL, probe it."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+URL = re.compile(r"(http://127\.0\.0\.1:(\d+))/\S*\?token=(\w+)")
+
+
+def spawn(module: str, *args: str, log: Path, env: dict[str, str] | None = None):
+    """Run `python -m module args` as make does, its log (stderr) to the file log."""
+    with log.open("w") as stderr:
+        return subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT, text=True,
+                                env=env, stdout=subprocess.PIPE, stderr=stderr,
+                                start_new_session=True)
+
+
+def printed_url(process: subprocess.Popen, log: Path) -> tuple[str, str]:
+    """(base URL, token) of the URL the command prints."""
+    for line in process.stdout:
+        if match := URL.search(line):
+            return match[1], match[3]
+    raise AssertionError(f"no URL printed; the log:\n{log.read_text()[-3000:]}")
+
+
+def launch(module: str, *args: str, log: Path, env: dict[str, str] | None = None):
+    """spawn, then wait for the URL: (process, base URL, token)."""
+    process = spawn(module, *args, log=log, env=env)
+    try:
+        return process, *printed_url(process, log)
+    except AssertionError:
+        stop(process)
+        raise
+
+
+def descendants(pid: int) -> list[int]:
+    """pid and every process below it, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo.extend(children.get(found[-1], []))
+    return found
+
+
+def command_lines(pid: int) -> list[str]:
+    """The command lines of pid and its descendants, as any local user can read them."""
+    lines = []
+    for each in descendants(pid):
+        try:
+            lines.append(Path(f"/proc/{each}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return lines
+
+
+def request(url: str, path: str, host: str | None = None) -> tuple[int, bytes]:
+    """GET path exactly as written (no normalisation), with the given Host header."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        connection.request("GET", path, headers={"Host": host or parts.netloc})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop the command as `kill` would, and whatever it left running."""
+    left = descendants(process.pid)
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        pass
+    for pid in left:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,57 @@
+"""Voilà for `make present`: token from JUPYTER_TOKEN, only the slide assets as files, local Host.
+
+tools.servers runs it as `python -m tools.voila_app NOTEBOOK --option ...` (Voilà's own options).
+
+- Voilà takes its token from its command line or config; here it comes from the environment.
+- /voila/files/ serves build/slides/vendor/ and nothing else: tornado normalises the path (`..`,
+  `%2f`) and refuses one outside that folder. (Voilà's allowlist is a regex on the raw path.)
+- Every handler refuses a request whose Host header is not this machine (a DNS-rebinding page),
+  as Jupyter's own handlers do; Voilà turns that check off.
+"""
+
+from __future__ import annotations
+
+import os
+
+import tornado.web
+from traitlets import default
+from voila.app import Voila
+from voila.static_file_handler import AllowListFileHandler
+
+from tools.build_slides import VENDOR
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def local_only(handler: type[tornado.web.RequestHandler]) -> type[tornado.web.RequestHandler]:
+    """handler, refusing (403) a request whose Host header is not this machine."""
+
+    class LocalOnly(handler):
+        def prepare(self):
+            if self.request.host_name not in LOCAL_HOSTS:
+                raise tornado.web.HTTPError(403, f"Host must be local; got {self.request.host}")
+            return super().prepare()
+
+    return LocalOnly
+
+
+class PresentVoila(Voila):
+    @default("token")
+    def _token_from_environment(self) -> str | None:
+        return os.environ.get("JUPYTER_TOKEN")  # unset: Voilà's auto_token makes one
+
+    @default("auto_token")
+    def _always_a_token(self) -> bool:
+        return True
+
+    def init_handlers(self) -> list:
+        rules = []
+        for pattern, handler, *options in super().init_handlers():
+            if handler is AllowListFileHandler:
+                handler, options = tornado.web.StaticFileHandler, [{"path": str(VENDOR)}]
+            rules.append((pattern, local_only(handler), *options))
+        return rules
+
+
+if __name__ == "__main__":
+    PresentVoila.launch_instance()
