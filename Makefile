@@ -2,11 +2,13 @@
 #   make lab    open the series in JupyterLab
 #   make test   lint + unit, property and doctests + nbval over every notebook
 # and for teachers:
-#   make slides  an offline reveal.js deck per notebook in build/slides/
-#   make present [NB=03_softmax_and_projections]  one notebook as live slides (Voilà: kernel running,
-#                widgets live); the default is the "dog bites man" explorer
+#   make slides   an offline reveal.js deck per notebook in build/slides/
+#   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
+#                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
+# Network: `make setup` (PyPI), and the FIRST `make slides` or `make present` (the npm registry,
+# for reveal.js, MathJax and the widget renderer); everything else runs offline.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,16 +17,19 @@ STAMP  := $(VENV)/.installed
 .PHONY: lab test lint setup slides present notebooks clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
-# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as incompatible: disabled.
-#  tools/lab-overrides.json: RISE slides in the offline "white" theme and scrollable (the explorer is taller than a
-#  slide), no news or update checks in JupyterLab.)
+# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
+#  incompatible: disabled. tools/lab-overrides.json: RISE slides in the offline "white" theme and
+#  scrollable (the explorer is taller than a slide), no news or update checks in JupyterLab.)
 $(STAMP): requirements.txt pyproject.toml tools/lab-overrides.json
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and \
+	  "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
-	-$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/mathjax3-extension >/dev/null 2>&1
-	mkdir -p $(VENV)/share/jupyter/lab/settings && cp tools/lab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	-$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/mathjax3-extension \
+	  >/dev/null 2>&1
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp tools/lab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -39,18 +44,19 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
-# Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or the
-# package): widget state kept (the explorer's picture shows without a kernel), no timing metadata.
+# Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or
+# the package): widget state kept (the explorer shows without a kernel), no timing metadata.
 NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=300 \
-	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True $(NBS)
+	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True \
+	  $(NBS)
 
-# Offline decks in build/slides/; the first build fetches reveal.js & co. from the npm registry (npm ci).
+# Offline decks in build/slides/ (tools/build_slides.py).
 slides: $(STAMP)
 	$(BIN)/python -m tools.build_slides
 
-# Live slides, offline: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/present.py).
+# Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/present.py).
 NB ?=
 present: $(STAMP)
 	$(BIN)/python -m tools.present $(NB)

@@ -1,4 +1,4 @@
-"""Helpers for the tests of `make lab` and `make present`: start the command, read its URL, probe it."""
+"""Helpers for the tests of `make lab` and `make present`: run the command, read its URL, probe."""
 
 from __future__ import annotations
 

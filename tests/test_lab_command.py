@@ -57,9 +57,11 @@ def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path
     try:
         for folder in folders:
             folder.mkdir()
-            launched.append(spawn("tools.servers", log=folder / "lab.log", env=lab_env(folder, port)))
-        (url_1, token_1), (url_2, token_2) = [
-            printed_url(process, folder / "lab.log") for process, folder in zip(launched, folders)]
+            launched.append(spawn("tools.servers", log=folder / "lab.log",
+                                  env=lab_env(folder, port)))
+        (url_1, token_1), (url_2, token_2) = [printed_url(process, folder / "lab.log")
+                                              for process, folder in zip(launched, folders,
+                                                                         strict=True)]
         assert url_1 != url_2
         assert request(url_1, f"/api/status?token={token_1}")[0] == 200
         assert request(url_2, f"/api/status?token={token_2}")[0] == 200

@@ -22,5 +22,6 @@ def test_make_notebooks_runs_in_place_keeping_widget_state_and_no_timing(tmp_pat
     ran = nbformat.read(path, as_version=4)
     assert ran.cells[1].outputs[0].text == "42\n"
     state = ran.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
-    assert [m["state"]["value"] for m in state.values() if m["model_name"] == "IntSliderModel"] == [7]
+    sliders = [m["state"] for m in state.values() if m["model_name"] == "IntSliderModel"]
+    assert [slider["value"] for slider in sliders] == [7]
     assert [cell.metadata for cell in ran.cells] == [{}, {}]  # no "execution" timings

@@ -18,7 +18,8 @@ print(m.metadata("posattn")["License-Expression"], *m.metadata("posattn").get_al
 
 @pytest.mark.slow
 def test_the_package_installs_with_the_oldest_allowed_setuptools_and_imports(tmp_path):
-    floor = re.search(r'requires = \["setuptools>=([\d.]+)"\]', (ROOT / "pyproject.toml").read_text())
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    floor = re.search(r'requires = \["setuptools>=([\d.]+)"\]', pyproject)
     source = tmp_path / "source"  # what a clean clone holds, without build/ or .venv/
     shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info"))
     for name in ("pyproject.toml", "README.md", "LICENSE"):

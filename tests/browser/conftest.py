@@ -1,9 +1,10 @@
-"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, and a private JupyterLab server.
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, and a private JupyterLab
+server.
 
-The server runs from this environment (sys.executable -m jupyter lab) on 127.0.0.1, a free port and a random
-token, over a temporary copy of notebooks/ (the committed notebooks are never rewritten), with its own settings,
-kernelspec and workspace folders, and it is stopped whatever happens (jlab.serving; test_notebook7.py starts
-a Notebook 7 server the same way).
+The server runs from this environment (sys.executable -m jupyter lab) on 127.0.0.1, a free port and
+a random token, over a temporary copy of notebooks/ (the committed notebooks are never rewritten),
+with its own settings, kernelspec and workspace folders, and it is stopped whatever happens
+(jlab.serving; test_notebook7.py starts a Notebook 7 server the same way).
 """
 
 from __future__ import annotations
@@ -17,10 +18,18 @@ import pytest
 from .jlab import EXPLORER, browser_required, open_notebook, run_all, serving
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
-HOW_TO_ENABLE = "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
+HOW_TO_ENABLE = (
+    "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
+)
 SKIPPED: list[str] = []  # why the browser tests were skipped, said once at the end of the run
 
 
@@ -30,7 +39,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 def chromium_path() -> Path:
-    """The browser to drive: $POSATTN_CHROMIUM, else Debian's /usr/bin/chromium; skip (or fail in CI) without it."""
+    """The browser to drive: $POSATTN_CHROMIUM, else Debian's /usr/bin/chromium; skip (or fail in
+    CI) without it."""
     path = Path(os.environ.get("POSATTN_CHROMIUM", "/usr/bin/chromium"))
     missing = None if path.is_file() and os.access(path, os.X_OK) else f"no Chromium at {path}"
     try:
@@ -38,7 +48,9 @@ def chromium_path() -> Path:
     except ImportError:
         missing = "the Python package playwright is not installed (run `make setup`)"
     if missing and browser_required():
-        pytest.fail(f"browser tests are required in CI, but {missing}; {HOW_TO_ENABLE}", pytrace=False)
+        pytest.fail(
+            f"browser tests are required in CI, but {missing}; {HOW_TO_ENABLE}", pytrace=False
+        )
     if missing:
         SKIPPED.append(f"browser tests skipped: {missing}; {HOW_TO_ENABLE}")
         pytest.skip(SKIPPED[-1])
@@ -71,14 +83,16 @@ def page(browser):
 
 @pytest.fixture(scope="session")
 def lab(browser, tmp_path_factory) -> Iterator[dict]:
-    """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root", "home"}."""
+    """A JupyterLab server over a temporary copy of notebooks/: yields {"url", "token", "root",
+    "home"}."""
     with serving("lab", tmp_path_factory) as server:
         yield server
 
 
 @pytest.fixture(scope="module")
 def explorer(browser, lab):
-    """Notebook 06 run once from JupyterLab's Run menu; yields the page and the (first) explorer in it."""
+    """Notebook 06 run once from JupyterLab's Run menu; yields the page and the (first) explorer in
+    it."""
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
     context = browser.new_context(viewport={"width": 1280, "height": 900})

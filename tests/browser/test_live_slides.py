@@ -29,8 +29,9 @@ from .jlab import (
 )
 
 pytestmark = pytest.mark.browser
-STATUS_CHANGED = ("before => document.querySelector('section.present .pp-status').innerText"
-                  " !== before")
+STATUS_CHANGED = (
+    "before => document.querySelector('section.present .pp-status').innerText !== before"
+)
 
 
 @pytest.fixture
@@ -55,14 +56,31 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     requests, failed = [], []
     page.on("request", lambda request: requests.append(request.url))
     page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
-    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.url}: {response.status}"))
-    page.on("console", lambda msg: "Failed to load resource" in msg.text and failed.append(f"{msg.location['url']}: {msg.text}"))
+    page.on(
+        "response",
+        lambda response: (
+            response.status >= 400 and failed.append(f"{response.url}: {response.status}")
+        ),
+    )
+    page.on(
+        "console",
+        lambda msg: (
+            "Failed to load resource" in msg.text
+            and failed.append(f"{msg.location['url']}: {msg.text}")
+        ),
+    )
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(deck, timeout=120_000)
     page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
-    assert page.locator(".reveal .slides > section").count() == expected_slides(nbformat.read(EXPLORER, as_version=4))
-    page.locator(".pp-shuffle").first.wait_for(state="attached", timeout=60_000)  # the widgets are drawn
-    for _ in range(page.locator(".reveal .slides > section").count()):  # the arrow key, as a teacher moves on
+    assert page.locator(".reveal .slides > section").count() == expected_slides(
+        nbformat.read(EXPLORER, as_version=4)
+    )
+    page.locator(".pp-shuffle").first.wait_for(
+        state="attached", timeout=60_000
+    )  # the widgets are drawn
+    for _ in range(
+        page.locator(".reveal .slides > section").count()
+    ):  # the arrow key, as a teacher moves on
         if page.locator("section.present .pp-shuffle").count():
             break
         page.keyboard.press("ArrowRight")
@@ -70,10 +88,14 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     shuffle.wait_for(state="visible", timeout=10_000)
     before = page.locator("section.present .pp-status").inner_text()
     shuffle.click()
-    page.wait_for_function(STATUS_CHANGED, arg=before, timeout=30_000)  # the kernel answered the click
+    page.wait_for_function(
+        STATUS_CHANGED, arg=before, timeout=30_000
+    )  # the kernel answered the click
     shown = pi_text(order_value(page.locator("section.present")))  # the order the control now shows
     assert shown != "(0, 1, 2)" and shown in page.locator("section.present .pp-status").inner_text()
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
     assert failed == [], "every request of the deck must succeed"
-    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], "the deck must load nothing from a network"
+    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], (
+        "the deck must load nothing from a network"
+    )

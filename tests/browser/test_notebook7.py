@@ -1,9 +1,10 @@
-"""The "dog bites man" explorer (notebook 06) in Jupyter Notebook 7, run and clicked through Notebook 7's own UI.
+"""The "dog bites man" explorer (notebook 06) in Jupyter Notebook 7, run and clicked through
+Notebook 7's own UI.
 
-The server is Notebook 7 of this environment (sys.executable -m jupyter notebook), started like the JupyterLab one:
-127.0.0.1, a free port, a random token, a temporary copy of notebooks/, private settings and kernelspec; it is
-stopped whatever happens (jlab.serving). Notebook 7 is built from JupyterLab's components, so its Run menu and
-notebook model are the ones jlab.py already drives.
+The server is Notebook 7 of this environment (sys.executable -m jupyter notebook), started like the
+JupyterLab one: 127.0.0.1, a free port, a random token, a temporary copy of notebooks/, private
+settings and kernelspec; it is stopped whatever happens (jlab.serving). Notebook 7 is built from
+JupyterLab's components, so its Run menu and notebook model are the ones jlab.py already drives.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def notebook7(browser, tmp_path_factory):
-    """A Notebook 7 server over a temporary copy of notebooks/: yields {"url", "token", "root", "home"}."""
+    """A Notebook 7 server over a temporary copy of notebooks/: yields {"url", "token", "root",
+    "home"}."""
     with serving("notebook", tmp_path_factory) as server:
         yield server
 
@@ -37,7 +39,9 @@ def test_explorer_runs_and_shuffles_in_notebook7(page, notebook7):
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
     open_notebook(page, notebook7, EXPLORER.name, route="notebooks")
-    assert page.locator("#main-panel .jp-NotebookPanel").count() == 1, "not Notebook 7's single-document page"
+    assert page.locator("#main-panel .jp-NotebookPanel").count() == 1, (
+        "not Notebook 7's single-document page"
+    )
     state = run_all(page)  # Run ▸ Run All Cells, from Notebook 7's menu bar
     assert_ran_cleanly(page, state, f"{EXPLORER.name} in Notebook 7")
 
@@ -45,12 +49,18 @@ def test_explorer_runs_and_shuffles_in_notebook7(page, notebook7):
     box.scroll_into_view_if_needed()
     figure, status = box.locator("img.pp-figure"), box.locator(".pp-status")
     expect(figure).to_be_visible()
-    before_png, before_status, before_order = figure.screenshot(), status.inner_text(), order_value(box)
+    before_png, before_status, before_order = (
+        figure.screenshot(),
+        status.inner_text(),
+        order_value(box),
+    )
     box.locator("button.pp-shuffle").click()
     expect(status).not_to_have_text(before_status)
     new_order = order_value(box)
     assert new_order != before_order
     assert pi_text(new_order) in status.inner_text()
-    assert figure_changed(page, figure, before_png), "Shuffle did not change the A | A' picture in Notebook 7"
+    assert figure_changed(page, figure, before_png), (
+        "Shuffle did not change the A | A' picture in Notebook 7"
+    )
     box.scroll_into_view_if_needed()
     page.screenshot(path=screenshot_path("06_notebook7_after_shuffle.png"))

@@ -1,4 +1,5 @@
-"""Every notebook, run from JupyterLab's own Run menu in a real browser: no errors, every widget rendered."""
+"""Every notebook, run from JupyterLab's own Run menu in a real browser: no errors, every widget
+rendered."""
 
 from __future__ import annotations
 

@@ -1,13 +1,15 @@
 """Live slides: a notebook presented with RISE (jupyterlab-rise) inside JupyterLab, offline.
 
-Alt+R (command RISE:preview) opens the notebook as a reveal.js deck in a panel beside it, on the same kernel.
-The deck must be ready, have the same top-level slides as the static deck, typeset its math, and load nothing
-from a network (the environment's settings pick RISE's "white" theme, whose fonts are local).
+Alt+R (command RISE:preview) opens the notebook as a reveal.js deck in a panel beside it, on the
+same kernel. The deck must be ready, have the same top-level slides as the static deck, typeset its
+math, and load nothing from a network (the environment's settings pick RISE's "white" theme, whose
+fonts are local).
 
-The explorer of notebook 06 is live in the deck: its widgets are drawn and Shuffle works. That holds because
-requirements.txt keeps jupyterlab_widgets below 3.0.11: from 3.0.11 the widget manager needs @jupyterlab/console,
-which RISE's own page (jupyterlab-rise 0.43) does not share, and every widget falls back to its text repr
-(jupyterlab-contrib/rise#126). The second test fails the day that pin is lifted too early.
+The explorer of notebook 06 is live in the deck: its widgets are drawn and Shuffle works. That holds
+because requirements.txt keeps jupyterlab_widgets below 3.0.11: from 3.0.11 the widget manager needs
+@jupyterlab/console, which RISE's own page (jupyterlab-rise 0.43) does not share, and every widget
+falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails the day that pin is
+lifted too early.
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ import json
 import nbformat
 import pytest
 
-from .jlab import LOCAL_SERVER, NOTEBOOKS, ROOT, expect, expected_slides, open_notebook, order_value, pi_text, screenshot_path
+from .jlab import (
+    LOCAL_SERVER,
+    NOTEBOOKS,
+    ROOT,
+    expect,
+    expected_slides,
+    open_notebook,
+    order_value,
+    pi_text,
+    screenshot_path,
+)
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"
@@ -25,7 +37,8 @@ NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"
 
 @pytest.fixture
 def rise_white(lab):
-    """RISE's theme as the Makefile's set-up ships it (tools/lab-overrides.json), in the server's user settings."""
+    """RISE's theme as the Makefile's set-up ships it (tools/lab-overrides.json), in the server's
+    user settings."""
     rise = json.loads((ROOT / "tools" / "lab-overrides.json").read_text())["jupyterlab-rise:plugin"]
     settings = lab["home"] / "settings" / "jupyterlab-rise" / "plugin.jupyterlab-settings"
     settings.parent.mkdir(parents=True, exist_ok=True)
@@ -33,13 +46,20 @@ def rise_white(lab):
 
 
 def open_rise(page, at: str | None = None):
-    """Open RISE on the notebook in the page and wait for the deck; returns the deck's frame locator. RISE opens at
-    the active cell's slide: with ``at``, the cell whose source starts with it is made the active one first."""
+    """Open RISE on the notebook in the page and wait for the deck; returns the deck's frame
+    locator. RISE opens at the active cell's slide: with ``at``, the cell whose source starts with
+    it is made the active one first."""
     if at is not None:
-        page.evaluate("""line => { const nb = window.jupyterapp.shell.currentWidget.content;
-            nb.activeCellIndex = nb.widgets.findIndex(c => c.model.sharedModel.getSource().startsWith(line)); }""", at)
+        page.evaluate(
+            """line => { const nb = window.jupyterapp.shell.currentWidget.content;
+            nb.activeCellIndex = nb.widgets.findIndex(
+                c => c.model.sharedModel.getSource().startsWith(line)); }""",
+            at,
+        )
     page.evaluate("() => window.jupyterapp.commands.execute('RISE:preview')")
-    page.wait_for_function("() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('/rise/'))")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('iframe')].some(f => f.src.includes('/rise/'))"
+    )
     deck = page.frame_locator("iframe[src*='/rise/']")
     deck.locator(".reveal.ready").wait_for(state="attached", timeout=60_000)
     return deck
@@ -50,22 +70,32 @@ def test_rise_presents_a_notebook_offline(page, lab, rise_white):
     page.on("request", lambda request: requests.append(request.url))
     open_notebook(page, lab, NOTEBOOK.name)
     deck = open_rise(page)
-    deck.locator("mjx-container").first.wait_for(state="attached", timeout=30_000)  # math is typeset
-    assert deck.locator(".reveal .slides > section").count() == expected_slides(nbformat.read(NOTEBOOK, as_version=4))
+    deck.locator("mjx-container").first.wait_for(
+        state="attached", timeout=30_000
+    )  # math is typeset
+    assert deck.locator(".reveal .slides > section").count() == expected_slides(
+        nbformat.read(NOTEBOOK, as_version=4)
+    )
     page.wait_for_timeout(1000)
     page.screenshot(path=screenshot_path(f"{NOTEBOOK.stem}_rise.png"))
-    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], "RISE must load nothing from a network"
+    assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], (
+        "RISE must load nothing from a network"
+    )
 
 
 def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
     page, _ = explorer  # notebook 06, run from JupyterLab's Run menu: the kernel holds the explorer
     deck = open_rise(page, at="explorer = ShuffleExplorer(")
     status = deck.locator(".pp-status").first
-    expect(status).to_contain_text("π = (0, 1, 2)", timeout=30_000)  # drawn as widgets, not as the text repr
+    expect(status).to_contain_text(
+        "π = (0, 1, 2)", timeout=30_000
+    )  # drawn as widgets, not as the text repr
     expect(deck.locator(".pp-shuffle").first).to_be_visible()
     page.screenshot(path=screenshot_path("06_rise_explorer_before.png"))
     deck.locator(".pp-shuffle").first.click()
     expect(status).not_to_contain_text("π = (0, 1, 2)", timeout=30_000)
     assert pi_text(order_value(deck)) in status.inner_text()  # the kernel answered, in the deck
-    deck.locator("img.pp-figure").first.scroll_into_view_if_needed()  # the slide scrolls (RISE "scroll": true)
+    deck.locator(
+        "img.pp-figure"
+    ).first.scroll_into_view_if_needed()  # the slide scrolls (RISE "scroll": true)
     page.screenshot(path=screenshot_path("06_rise_explorer_after.png"))

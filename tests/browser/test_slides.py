@@ -24,21 +24,29 @@ from .jlab import NOTEBOOKS, browser_required, expected_slides, screenshot_path
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")
-SHOW_FRAGMENTS = ".reveal .slides section .fragment { opacity: 1 !important; visibility: inherit !important; }"
+SHOW_FRAGMENTS = (".reveal .slides section .fragment "
+                  "{ opacity: 1 !important; visibility: inherit !important; }")
 MAX_ONE_CELL_OVERFULL = 2
 TOLERANCE = 8  # px a slide's content may pass the slide's height (sub-pixel rounding, a descender)
-LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section')].flatMap((top, h) => {
-    const inner = [...top.querySelectorAll(':scope > section')];
+LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section')]
+  .flatMap((top, h) => { const inner = [...top.querySelectorAll(':scope > section')];
     return inner.length ? inner.map((_, v) => `${h}/${v}`) : [`${h}`]; })"""
-PRESENT_SIZE = """() => { const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
-    const cells = [...slide.querySelectorAll('.jp-Cell')].filter(cell => !cell.closest('aside')
-        && !cell.innerText.trim().startsWith('Figure'));  // a figure's description belongs to the figure
-    return [slide.scrollHeight, parseFloat(document.querySelector('.reveal .slides').style.height), cells.length]; }"""
+# [content height, slide height, cells, the first cell's first words] of the slide on screen;
+# a figure's "Figure:" description belongs to the figure and is not counted as a cell.
+PRESENT_SIZE = """() => {
+  const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
+  const cells = [...slide.querySelectorAll('.jp-Cell')].filter(cell => !cell.closest('aside')
+      && !cell.innerText.trim().startsWith('Figure'));
+  return [slide.scrollHeight, parseFloat(document.querySelector('.reveal .slides').style.height),
+          cells.length, (cells[0]?.innerText ?? '').trim().split('\\n')[0].slice(0, 50)]; }"""
+MATH_DONE = "() => !window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0"
+MATH_TYPESET = ("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
+                " && document.querySelector('.MathJax_CHTML')")
 
 
 @pytest.fixture(scope="session")
 def decks(tmp_path_factory) -> Path:
-    """Every deck, built into a temporary folder (the registry is needed once, then build/npm-cache/ serves)."""
+    """Every deck, built into a temporary folder (the registry is needed on a first build only)."""
     out = tmp_path_factory.mktemp("slides")
     try:
         build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
@@ -62,14 +70,13 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
     page.on("request", lambda request: requests.append(request.url))
     page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))  # e.g. a widget view
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     try:
         page.goto((decks / f"{notebook.stem}.slides.html").as_uri())
         page.wait_for_selector(".reveal.ready", timeout=30_000)
         if has_math(nb):
-            page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
-                                   " && document.querySelector('.MathJax_CHTML')", timeout=30_000)
-            assert page.locator(".mjx-merror, .MathJax_Error").count() == 0, "MathJax could not typeset some math"
+            page.wait_for_function(MATH_TYPESET, timeout=30_000)
+            assert page.locator(".mjx-merror, .MathJax_Error").count() == 0, "MathJax failed"
         slides = page.locator(".reveal .slides > section")
         assert slides.count() == expected_slides(nb)
         assert page.locator(".reveal aside.notes").count() == sum(
@@ -78,26 +85,29 @@ def test_deck_opens_offline_with_every_slide_and_typeset_math(browser, decks, no
     finally:
         context.close()
     assert failed == [], f"requests failed: {failed}"
-    assert [url for url in requests if not url.startswith(LOCAL)] == [], "the deck must load nothing from a network"
+    assert [url for url in requests if not url.startswith(LOCAL)] == [], "a request left the disk"
     assert errors == [], f"errors in the page or its console: {errors}"
     if overfull:
-        print(f"{notebook.stem}: slides taller than the 1280×720 screen (h/v: content > slide): {overfull}")
-    several = [slide for slide in overfull if not slide.endswith(" 1 cell")]
-    assert several == [], f"slides of several cells must fit 1280×720 (put a subslide break in the notebook): {several}"
-    assert len(overfull) <= MAX_ONE_CELL_OVERFULL, f"too many one-cell slides taller than 1280×720: {overfull}"
+        print(f"{notebook.stem}: slides taller than 1280×720: {overfull}")
+    several = [slide for slide in overfull if ", 1 cell," not in slide]
+    assert several == [], ("slides of several cells must fit 1280×720: put a subslide break "
+                           f"in the notebook: {several}")
+    assert len(overfull) <= MAX_ONE_CELL_OVERFULL, f"too many one-cell tall slides: {overfull}"
 
 
 def fit_and_screenshot(page, stem: str) -> list[str]:
-    """Visit every slide (vertical sub-slides too), picture it (fragments shown) for a person to judge readability
-    at 1280×720, and return the slides whose content is taller than the slide, as "h/v: content > slide"."""
+    """Visit every slide (vertical sub-slides too), picture it (fragments shown) for a person to
+    judge at 1280×720, and return the slides taller than the screen, as
+    "h/v: content > slide px, N cells, from 'first words of the first cell'"."""
     page.add_style_tag(content=SHOW_FRAGMENTS)
     overfull = []
     for slide in page.evaluate(LEAF_SLIDES):
         page.evaluate(f"() => {{ location.hash = '#/{slide}'; }}")
         page.wait_for_timeout(150)  # layout of the new slide
-        page.wait_for_function("() => !window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0", timeout=20_000)
-        content, height, cells = page.evaluate(PRESENT_SIZE)
+        page.wait_for_function(MATH_DONE, timeout=20_000)
+        content, height, cells, first = page.evaluate(PRESENT_SIZE)
         if content > height + TOLERANCE:
-            overfull.append(f"{slide}: {content} > {height:.0f} px, {cells} cell{'s' * (cells != 1)}")
+            overfull.append(f"{slide}: {content} > {height:.0f} px, {cells} cell"
+                            f"{'s' * (cells != 1)}, from {first!r}")
         page.screenshot(path=screenshot_path(f"slides/{stem}_{slide.replace('/', '_')}.png"))
     return overfull
