@@ -8,7 +8,8 @@ from posattn.exercises import nb01
 from solutions import nb01_solutions as solutions
 
 KINDS = [getattr(solutions, name) for name in nb01.FUNCTIONS]
-ODD_ANSWERS = ["equivariant?", None, lambda X: X, np.array([[np.nan]]), 1 + 2j, {"a": 1}, 3, [[1, 2], [3]]]
+ODD_ANSWERS = ["equivariant?", None, lambda X: X, np.array([[np.nan]]), 1 + 2j, {"a": 1}, 3,
+               [[1, 2], [3]]]
 
 
 def test_verdict_agrees_with_the_definitions_on_known_functions():

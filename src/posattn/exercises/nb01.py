@@ -33,7 +33,7 @@ def reversed_rows(X):
 
 
 def sorted_columns(X):
-    """f(X) = each column of X sorted from small to large (n rows, but no row is any token's)"""
+    """f(X) = each column of X sorted from small to large (n rows, none of them a token's)"""
     return np.sort(X, axis=0)
 
 
@@ -72,12 +72,15 @@ def verdict(f: Callable) -> str:
 def check_symmetries(*kinds):
     """Exercise 1: one verdict per function of FUNCTIONS, in order."""
     if len(kinds) != len(FUNCTIONS):
-        raise NotYet(f"give one verdict for each of the {len(FUNCTIONS)} functions; got {len(kinds)}.")
+        raise NotYet(f"give one verdict for each of the {len(FUNCTIONS)} functions; "
+                     f"got {len(kinds)}.")
     got = [as_choice(kind, VERDICTS, name) for kind, name in zip(kinds, FUNCTIONS, strict=True)]
-    wrong = [name for (name, f), kind in zip(FUNCTIONS.items(), got, strict=True) if kind != verdict(f)]
+    wrong = [name for (name, f), kind in zip(FUNCTIONS.items(), got, strict=True)
+             if kind != verdict(f)]
     if wrong:
         raise NotYet(f"{len(FUNCTIONS) - len(wrong)} of {len(FUNCTIONS)} right. Look again at: "
-                     f"{', '.join(wrong)} (try pa.invariance_error and pa.equivariance_error on X).")
+                     f"{', '.join(wrong)} (measure them with pa.invariance_error and "
+                     "pa.equivariance_error).")
     return ("all five classified. sorted_columns returns n rows and is still invariant: "
             "no row of it belongs to a token.")
 
@@ -87,7 +90,8 @@ def check_permutation_matrix(P_hand):
     """Exercise 2: the permutation matrix of PERM, written by hand."""
     n = len(PERM)
     P = as_array(P_hand, "P_hand", (n, n))
-    if not np.isin(P, (0.0, 1.0)).all() or not (P.sum(axis=0) == 1).all() or not (P.sum(axis=1) == 1).all():
+    one_per_line = (P.sum(axis=0) == 1).all() and (P.sum(axis=1) == 1).all()
+    if not np.isin(P, (0.0, 1.0)).all() or not one_per_line:
         raise NotYet("a permutation matrix has exactly one 1 in every row and every column, "
                      "and 0 elsewhere.")
     target = permutation_matrix(PERM)
@@ -114,4 +118,5 @@ def check_mixing_equivariant(my_f):
     if np.allclose(as_array(call(my_f, bumped, name="my_f"), "my_f(X)")[0], out[0]):
         raise NotYet("row 0 of the output ignores the other tokens (changing token 3 leaves it "
                      "unchanged). Mix the rows, for example through a sum over tokens.")
-    return "equivariant, and every output row sees the other tokens: the kind of function attention is."
+    return ("equivariant, and every output row sees the other tokens: the kind of function "
+            "attention is.")
