@@ -164,3 +164,26 @@ def test_no_machine_paths_or_memory_addresses_in_outputs(nb):
     text = json.dumps([c.get("outputs", []) for c in notebook["cells"]]) + json.dumps([source(c) for c in notebook["cells"]])
     assert not re.search(r"/(work|home|root|tmp)/", text), f"{name}: a machine path in the notebook"
     assert not re.search(r" at 0x[0-9a-f]{6,}", text), f"{name}: a memory address in an output"
+
+
+def reading_minutes(notebook: dict) -> float:
+    """(markdown words + 2 × code words + printed words) / 150; presenter notes not counted."""
+    words = 0
+    for cell in notebook["cells"]:
+        if cell["metadata"].get("slideshow", {}).get("slide_type") == "notes":
+            continue
+        weight = {"markdown": 1, "code": 2}.get(cell["cell_type"], 0)
+        words += weight * len(source(cell).split())
+        words += sum(len("".join(o.get("text", "")).split()) for o in cell.get("outputs", [])
+                     if o.get("output_type") == "stream")
+    return words / 150
+
+
+def test_reading_time_fits_a_course():
+    """Budgets (CURRICULUM.md): each notebook ≤ 20 min, up to the explorer ≤ 100, all ≤ 170."""
+    minutes = {name: reading_minutes(load(name)) for name in SERIES}
+    long = {name: round(m) for name, m in minutes.items() if m > 20}
+    assert long == {}, f"notebooks over 20 minutes: {long}"
+    explorer = next(i for i, name in enumerate(SERIES) if name.endswith("dog_bites_man_explorer"))
+    assert sum(list(minutes.values())[:explorer + 1]) <= 100, minutes
+    assert sum(minutes.values()) <= 170, minutes
