@@ -30,7 +30,8 @@ def random_params(d_model, n_heads, d_ff, rng):
 def blocks(draw, min_n=1, min_d_h=1):
     """X, one order of its rows and a random block: n tokens, n_heads heads of d_h columns."""
     n = draw(st.integers(min_n, 9))
-    n_heads, d_h, d_ff = draw(st.integers(1, 4)), draw(st.integers(min_d_h, 4)), draw(st.integers(1, 24))
+    n_heads, d_h = draw(st.integers(1, 4)), draw(st.integers(min_d_h, 4))
+    d_ff = draw(st.integers(1, 24))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     X = rng.normal(0.0, draw(st.sampled_from([0.1, 1.0, 10.0])), (n, n_heads * d_h))
     perm = np.array(draw(st.permutations(range(n))))
@@ -94,7 +95,7 @@ def test_sinusoidal_positions_added_once_at_the_input_break_it_at_every_depth(ca
     d, h, d_ff = X.shape[1], p["n_heads"], p["W_1"].shape[1]
     layers = [p] + [random_params(d, h, d_ff, rng) for _ in range(5)]
     E = pa.sinusoidal_positions(*X.shape)
-    errors = [pa.equivariance_error(lambda X: encoder(X + E, layers[:depth]), X, perm)
+    errors = [pa.equivariance_error(lambda X, L=depth: encoder(X + E, layers[:L]), X, perm)
               for depth in range(1, 7)]
     assert min(errors) > 1e-6, errors
 
@@ -129,7 +130,8 @@ def test_layer_norm_gives_each_row_mean_zero_and_variance_one_before_gamma_and_b
     Z = layer_norm(X, eps=1e-12)
     np.testing.assert_allclose(Z.mean(axis=1), 0.0, atol=1e-12)
     np.testing.assert_allclose(Z.var(axis=1), 1.0, atol=1e-9)
-    np.testing.assert_allclose(layer_norm(X, [2.0] * 4, [1.0] * 4, eps=1e-12), 2 * Z + 1, atol=1e-12)
+    scaled = layer_norm(X, [2.0] * 4, [1.0] * 4, eps=1e-12)
+    np.testing.assert_allclose(scaled, 2 * Z + 1, atol=1e-12)
 
 
 def test_init_encoder_params_gives_the_same_numbers_on_every_machine():
@@ -138,7 +140,8 @@ def test_init_encoder_params_gives_the_same_numbers_on_every_machine():
                                atol=1e-8)
     np.testing.assert_allclose(p["b_2"], [-0.09234503, 0.03720196, 0.06641444, 0.24627908],
                                atol=1e-8)
-    assert (p["n_heads"], p["W_1"].shape, p["b_1"].shape, p["W_2"].shape) == (2, (4, 8), (8,), (8, 4))
+    shapes = (p["n_heads"], p["W_1"].shape, p["b_1"].shape, p["W_2"].shape)
+    assert shapes == (2, (4, 8), (8,), (8, 4))
     np.testing.assert_array_equal([p["gamma_1"], p["beta_2"]], [np.ones(4), np.zeros(4)])
     assert not np.array_equal(init_encoder_params(4, 2, 8, seed=1)["W_Q"], p["W_Q"])
 
@@ -152,10 +155,14 @@ def loop_block(X, p):
     def times(x, M):  # the row vector x times the matrix M
         return [sum(x[k] * M[k][j] for k in range(len(x))) for j in range(len(M[0]))]
 
+    def add(x, y):  # two rows, entry by entry
+        return [a + b for a, b in zip(x, y, strict=True)]
+
     def norm(x, gamma, beta):
         mu = sum(x) / len(x)
         var = sum((v - mu) ** 2 for v in x) / len(x)
-        return [g * (v - mu) / math.sqrt(var + 1e-5) + b for v, g, b in zip(x, gamma, beta)]
+        return [g * (v - mu) / math.sqrt(var + 1e-5) + b
+                for v, g, b in zip(x, gamma, beta, strict=True)]
 
     q, k, v = ([times(x, W[name]) for x in X] for name in ("W_Q", "W_K", "W_V"))
     out = []
@@ -165,10 +172,10 @@ def loop_block(X, p):
             scores = [sum(q[i][a] * k[j][a] for a in c) / math.sqrt(d_h) for j in range(len(X))]
             e = [math.exp(s - max(scores)) for s in scores]
             heads += [sum(e[j] / sum(e) * v[j][a] for j in range(len(X))) for a in c]
-        H = norm([a + b for a, b in zip(x, times(heads, W["W_O"]))], W["gamma_1"], W["beta_1"])
-        hidden = [max(0.0, a + b) for a, b in zip(times(H, W["W_1"]), W["b_1"])]
-        F = [a + b for a, b in zip(times(hidden, W["W_2"]), W["b_2"])]
-        out.append(norm([a + b for a, b in zip(H, F)], W["gamma_2"], W["beta_2"]))
+        H = norm(add(x, times(heads, W["W_O"])), W["gamma_1"], W["beta_1"])
+        hidden = [max(0.0, a) for a in add(times(H, W["W_1"]), W["b_1"])]
+        F = add(times(hidden, W["W_2"]), W["b_2"])
+        out.append(norm(add(H, F), W["gamma_2"], W["beta_2"]))
     return np.array(out)
 
 
@@ -185,7 +192,8 @@ def test_encoder_block_matches_pytorch_transformer_encoder_layer():
     rng = np.random.default_rng(3)
     X, p, mask = rng.normal(size=(6, 8)), random_params(8, 2, 16, rng), pa.causal_mask(6)
     layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="relu",
-                                             batch_first=True, norm_first=False, dtype=torch.float64)
+                                             batch_first=True, norm_first=False,
+                                             dtype=torch.float64)
     t = lambda a: torch.from_numpy(np.ascontiguousarray(a))  # noqa: E731
     with torch.no_grad():
         attention = layer.self_attn  # in_proj_weight stacks W_Qᵀ, W_Kᵀ, W_Vᵀ; x ↦ x Wᵀ + b
@@ -223,7 +231,7 @@ P = init_encoder_params(4, 2, 8)
 
 
 def test_n_heads_must_divide_d_model():
-    with pytest.raises(ValueError, match=r"n_heads must divide d_model = 4.*got 3. Choose one of \[1, 2, 4\]"):
+    with pytest.raises(ValueError, match=r"n_heads must divide d_model = 4.*got 3. Choose one of"):
         init_encoder_params(4, 3, 8)
     with pytest.raises(ValueError, match=r"n_heads must divide d_model = 6"):
         multi_head_attention(X3, *[np.eye(4, 6)] * 3, np.eye(6), n_heads=4)
@@ -236,7 +244,7 @@ def test_n_heads_must_divide_d_model():
 def test_a_missing_or_misshapen_params_key_is_named():
     with pytest.raises(ValueError, match=r"params must have the keys .*; missing W_O, b_2\. Build"):
         encoder_block(X3, {k: v for k, v in P.items() if k not in ("W_O", "b_2")})
-    with pytest.raises(ValueError, match=r"params\['b_1'\] must have shape \(8,\).*; got shape \(4,\)"):
+    with pytest.raises(ValueError, match=r"params\['b_1'\] must have shape \(8,\).*; got shape"):
         encoder_block(X3, P | {"b_1": np.zeros(4)})
     with pytest.raises(ValueError, match=r"layers\[1\]\['W_O'\] must have shape \(4, 4\)"):
         encoder(X3, [P, P | {"W_O": np.eye(4, 5)}])
@@ -265,7 +273,7 @@ def test_layers_must_be_a_non_empty_list():
     (lambda: layer_norm(np.ones(4)), ValueError, r"X must have shape \(n, d\); got shape \(4,\)"),
     (lambda: layer_norm([[1.0, np.nan]]), ValueError, r"X must be non-empty and finite"),
     (lambda: layer_norm([[1j, 2.0]]), TypeError, r"X must be an array of real numbers; got list"),
-    (lambda: layer_norm(X3, gamma=np.ones(3)), ValueError, r"gamma must have shape \(4,\) to match"),
+    (lambda: layer_norm(X3, gamma=np.ones(3)), ValueError, r"gamma must have shape \(4,\) to"),
     (lambda: layer_norm(X3, beta=[[0.0] * 4]), ValueError, r"beta must have shape \(4,\)"),
     (lambda: layer_norm(X3, eps=0.0), ValueError, r"eps must be a small positive number"),
     (lambda: feed_forward(X3, np.ones((3, 8)), np.zeros(8), np.ones((8, 4)), np.zeros(4)),
