@@ -213,17 +213,6 @@ def test_encoder_block_matches_pytorch_transformer_encoder_layer():
             np.testing.assert_allclose(encoder_block(X, p, mask=ours), expected, atol=1e-10)
 
 
-def test_the_encoder_is_traceable_by_autograd():
-    autograd = pytest.importorskip("autograd")
-    X, p = np.random.default_rng(4).normal(size=(3, 4)), init_encoder_params(4, 2, 8, seed=4)
-    loss = lambda X: (encoder(X, [p, p]) * np.arange(12.0).reshape(3, 4)).sum()  # noqa: E731
-    G, step = autograd.grad(loss)(X), 1e-6
-    for index in [(0, 0), (1, 2), (2, 3)]:
-        E = np.zeros_like(X)
-        E[index] = step
-        assert G[index] == pytest.approx((loss(X + E) - loss(X - E)) / (2 * step), abs=1e-6)
-
-
 # ---- every input is checked with the series' message template ---------------------------------
 
 X3 = np.ones((3, 4)) + np.eye(3, 4)
