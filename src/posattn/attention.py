@@ -84,7 +84,7 @@ def _scores(Q, K, bias, keep):
         if B.shape != S.shape:
             raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
                              f"per key; got {B.shape}.")
-        S = S + B if traced(B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
+        S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
     check_finite("the scores S = Q Kᵀ/√d_k + B", S, TOO_LARGE)
     if keep is None:
         return S
