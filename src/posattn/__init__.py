@@ -28,14 +28,24 @@ from .positions import (
     sinusoidal_shift,
 )
 from .rope import frequencies, rope
+from .transformer import (
+    encoder,
+    encoder_block,
+    feed_forward,
+    init_encoder_params,
+    layer_norm,
+    multi_head_attention,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "SCHEMES", "alibi_bias", "all_permutations", "attention_loop", "attention_with_positions",
-    "causal_mask", "conv1d", "conv_kernel", "default_projections", "embed", "equivariance_error",
-    "frequencies", "influence", "invariance_error", "inverse_permutation", "learned_positions",
-    "permutation_matrix", "permute", "random_permutation", "rnn", "rnn_weights", "rope",
-    "scaled_dot_product_attention", "self_attention", "shift_error", "sinusoidal_positions",
-    "sinusoidal_shift", "softmax", "symmetries", "tokenize",
+    "causal_mask", "conv1d", "conv_kernel", "default_projections", "embed", "encoder",
+    "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
+    "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
+    "learned_positions", "multi_head_attention", "permutation_matrix", "permute",
+    "random_permutation", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
+    "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
+    "symmetries", "tokenize",
 ]
