@@ -27,6 +27,14 @@ from .positions import (
     sinusoidal_shift,
 )
 from .rope import frequencies, rope
+from .transformer import (
+    encoder,
+    encoder_block,
+    feed_forward,
+    init_encoder_params,
+    layer_norm,
+    multi_head_attention,
+)
 
 __version__ = "0.1.0"
 
@@ -42,12 +50,18 @@ __all__ = [
     "conv_kernel",
     "default_projections",
     "embed",
+    "encoder",
+    "encoder_block",
     "equivariance_error",
+    "feed_forward",
     "frequencies",
     "influence",
+    "init_encoder_params",
     "invariance_error",
     "inverse_permutation",
+    "layer_norm",
     "learned_positions",
+    "multi_head_attention",
     "permutation_matrix",
     "permute",
     "random_permutation",
