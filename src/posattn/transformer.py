@@ -82,10 +82,22 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
                  "concatenated head outputs")
     d_h = d_model // _heads(n_heads, d_model)
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_model) -> (n, d_model)
-    heads = [scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h], V[:, s:s + d_h], mask)
-             for s in range(0, d_model, d_h)]  # each head: Y_h (n, d_h), A_h (n, n)
-    Y = np.concatenate([Y_h for Y_h, _ in heads], axis=1) @ W_O  # (n, d_model) @ W_O -> (n, d_out)
-    return Y, np.stack([A_h for _, A_h in heads])  # A: (n_heads, n, n)
+    Y, A = 0.0, []
+    for s in range(0, d_model, d_h):  # head h owns columns s … s + d_h − 1, s = h·d_h
+        Y_h, A_h = scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h],
+                                                V[:, s:s + d_h], mask)  # (n, d_h), (n, n)
+        # [Y_0 | … | Y_H−1] W_O = Σ_h Y_h W_O[s:s + d_h], a sum that autograd can trace
+        Y = Y + Y_h @ W_O[s:s + d_h]  # (n, d_h) @ (d_h, d_out) -> (n, d_out)
+        A.append(A_h)
+    return Y, _stack(A)  # Y (n, d_out), A (n_heads, n, n)
+
+
+def _stack(arrays: list):
+    """np.stack, or for autograd (which cannot trace numpy's stack) Σ_h e_h ⊗ A_h, the same."""
+    if not any(hasattr(a, "_value") for a in arrays):
+        return np.stack(arrays)
+    e = np.eye(len(arrays))  # row h: the unit vector e_h
+    return sum(e[h][:, None, None] * a for h, a in enumerate(arrays))
 
 
 def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
