@@ -192,3 +192,13 @@ def error_scatter(sizes, errors, *, threshold=1e-12, floor=1e-18, ax=None):
     ax.set(yscale="log", ylim=(floor / 10, None), xlabel="sequence length n", ylabel="largest difference")
     ax.legend(loc="center right", fontsize=10)
     return ax
+
+
+def cell_grid(ax, colour: str = "0.6") -> None:
+    """Thin lines between a heatmap's cells, so neighbouring cells of one colour can be told apart."""
+    rows, cols = ax.images[-1].get_array().shape
+    ax.set_xticks(np.arange(cols + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(rows + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color=colour, linewidth=0.8)
+    ax.grid(which="major", visible=False)
+    ax.tick_params(which="minor", length=0)

@@ -46,7 +46,7 @@ def check_alibi_blind_order(perm) -> Feedback:
     if (missing := unanswered(perm, "an order such as [1, 0, 2, 3]")) is not None:
         return missing
     try:
-        view = compute_view(ALIBI_SENTENCE, perm, "alibi")
+        view = compute_view(ALIBI_SENTENCE, perm, "alibi_symmetric")
     except (TypeError, ValueError) as error:
         return not_yet(str(error))
     if (view.perm == np.arange(4)).all():

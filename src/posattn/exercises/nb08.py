@@ -27,7 +27,7 @@ def check_alibi_blind_spot(perm) -> Feedback:
     if (perm == np.arange(3)).all():
         return not_yet("the identity changes nothing for every scheme; find another order.")
     X, weights = embed(tokenize("dog bites man")), default_projections()
-    err = equivariance_error(lambda X: attention_with_positions(X, *weights, scheme="alibi")[0], X, perm)
+    err = equivariance_error(lambda X: attention_with_positions(X, *weights, scheme="alibi_symmetric")[0], X, perm)
     if err < 1e-12:
         return right("reading the sentence backwards keeps every distance |i − j|, so ALiBi's bias cannot see it.")
     return not_yet(f"this order gives an error of {err:.2g}: ALiBi notices it. Which order keeps every |i − j|?")
