@@ -6,7 +6,7 @@
 
 Everything but attention acts on one row at a time, and a row-wise map commutes with any
 reordering of the rows; attention is equivariant; so is any composition of the two.
-Arrays may be autograd's ArrayBox: checks look at its value, the math never writes in place.
+Arrays may be autograd ArrayBoxes: checks look inside, and the math never writes in place.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import check_finite, check_int, check_number, numbers_array, raw, traced
 from .attention import scaled_dot_product_attention
 
 KEYS = ("W_Q", "W_K", "W_V", "W_O", "W_1", "b_1", "W_2", "b_2",
@@ -31,23 +31,16 @@ def _shapes(d_model: int, d_ff: int) -> dict:
 
 
 def _array(name: str, value, shape: tuple, why: str = ""):
-    """``value`` as float64 of ``shape`` (a str entry is any size); an ArrayBox passes through."""
-    raw = getattr(value, "_value", value)
-    try:
-        if raw is None or isinstance(raw, (str, bytes)) or np.iscomplexobj(raw):
-            raise TypeError
-        array = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers; got {type(raw).__name__}. "
-                        "Pass a list of rows or a numpy array.") from None
+    """``value`` as float64 of ``shape`` (a str entry: any size); an autograd ArrayBox as it is."""
+    array = numbers_array(name, raw(value))
     if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                        for want, got in zip(shape, array.shape, strict=True)):
         want = str(tuple(shape)).replace("'", "")  # ("n", 4) -> (n, 4)
         raise ValueError(f"{name} must have shape {want}{why}; got shape {array.shape}.")
-    if array.size == 0 or not np.isfinite(array).all():
-        raise ValueError(f"{name} must be non-empty and finite; got shape {array.shape} "
-                         "with NaN, inf or no entries. Check it upstream.")
-    return array if raw is value else value
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty; got shape {array.shape}.")
+    check_finite(name, array, "Check for NaN or inf upstream.")
+    return value if traced(value) else array
 
 
 def _heads(n_heads, d_model: int, name: str = "n_heads") -> int:
@@ -94,7 +87,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
 
 def _stack(arrays: list):
     """np.stack, or for autograd (which cannot trace numpy's stack) Σ_h e_h ⊗ A_h, the same."""
-    if not any(hasattr(a, "_value") for a in arrays):
+    if not traced(*arrays):
         return np.stack(arrays)
     e = np.eye(len(arrays))  # row h: the unit vector e_h
     return sum(e[h][:, None, None] * a for h, a in enumerate(arrays))
@@ -112,8 +105,7 @@ def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
     d = X.shape[1]
     gamma = 1.0 if gamma is None else _array("gamma", gamma, (d,), f" to match X's {d} features")
     beta = 0.0 if beta is None else _array("beta", beta, (d,), f" to match X's {d} features")
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < math.inf:
-        raise ValueError(f"eps must be a small positive number (PyTorch uses 1e-5); got {eps!r}.")
+    eps = check_number("eps", eps, 0.0, above=True)  # PyTorch's default is 1e-5
     mu = X.mean(axis=1, keepdims=True)  # (n, 1): one mean per token
     var = ((X - mu) ** 2).mean(axis=1, keepdims=True)  # (n, 1): one variance per token
     return gamma * (X - mu) / np.sqrt(var + eps) + beta  # (n, d)
