@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from posattn.exercises import _nb06_transformer as nb06
-from solutions import _nb06_transformer_solutions as SOL
+from posattn.exercises import nb06
+from solutions import nb06_solutions as SOL
 from tests.test_exercises_common import WRONG
 
 CHECKERS = [nb06.check_layer_norm, nb06.check_breaking_change, nb06.check_set_vector]
