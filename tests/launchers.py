@@ -68,14 +68,16 @@ def command_lines(pid: int) -> list[str]:
     return lines
 
 
-def request(url: str, path: str, host: str | None = None) -> tuple[int, bytes]:
-    """GET path exactly as written (no normalisation), with the given Host header."""
+def request(url: str, path: str, host: str | None = None,
+            limit: int | None = None) -> tuple[int, bytes]:
+    """GET path exactly as written (no normalisation), with the given Host header; the status and
+    the first limit bytes of the body (all by default; Voilà streams a page as its cells run)."""
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     try:
         connection.request("GET", path, headers={"Host": host or parts.netloc})
         response = connection.getresponse()
-        return response.status, response.read()
+        return response.status, response.read(limit)
     finally:
         connection.close()
 

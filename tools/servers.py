@@ -124,10 +124,12 @@ def stop(process: subprocess.Popen) -> None:
 
 
 def serve_until_stopped(server: Server, title: str, path: str) -> None:
-    """Print the URL to open, then wait; Ctrl+C (or `kill`) stops the server and its kernels."""
+    """Print the URL to open, then wait; Ctrl+C, `kill` or closing the terminal stops the server
+    and its kernels."""
     print(f"\n  {title}:\n\n    {server.url}/{path}?token={server.token}\n\n"
           "  (Ctrl+C stops the server.)\n", flush=True)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.default_int_handler)
     with suppress(KeyboardInterrupt):
         server.process.wait()
     stop(server.process)
