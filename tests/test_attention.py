@@ -226,3 +226,29 @@ def test_attention_loop_validates_like_self_attention(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
     with pytest.raises(ValueError, match="W_V must have 8 rows"):
         pa.attention_loop(X, W_Q, W_K, W_V[:5])
+
+
+def test_scores_that_overflow_are_refused_by_name_not_returned_as_nan(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"the scores Q Kᵀ/√d_k must hold only finite numbers; "
+                                         r"got -?inf at index .* scale X \(or the weights\) down"):
+        pa.self_attention(X * 1e200, *W)
+    with pytest.raises(ValueError, match=r"Q = X W_Q must hold only finite numbers; got inf"):
+        pa.self_attention(np.full((3, 8), 1e308), np.ones((8, 4)), *W[1:])
+    with pytest.raises(ValueError, match=r"the scores q_0·k_j/√d_k must hold only finite numbers"):
+        pa.attention_loop(X * 1e200, *W)
+
+
+def test_complex_input_is_refused_not_cut_to_its_real_part(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(TypeError, match=r"X must hold real numbers; got complex values such as "
+                                        r"\(0.23.*\+0j\)\. Take \.real"):
+        pa.self_attention(X.astype(complex), *W)
+    with pytest.raises(TypeError, match=r"S must hold real numbers; got complex"):
+        pa.softmax([1j, 0.0])
+
+
+def test_softmax_axis_must_exist():
+    with pytest.raises(ValueError, match=r"axis must be an integer from -2 to 1 for S of shape "
+                                         r"\(1, 2\); got 2"):
+        pa.softmax([[0.0, 1.0]], axis=2)

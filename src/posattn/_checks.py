@@ -50,7 +50,7 @@ def numbers_array(name: str, value) -> np.ndarray:
         raise _not_numbers(name, value, f"({exc})") from None
     if array.dtype.kind == "c":
         raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{array.flat[0]!r}. Take .real (or abs) first if that is what you mean.")
+                        f"{complex(array.flat[0])}. Take .real (or abs) first if that is what you mean.")
     try:
         return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:

@@ -85,7 +85,7 @@ def _scores(Q, K, bias, keep):
             raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
                              f"per key; got {B.shape}.")
         S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
-    check_finite("the scores S = Q Kᵀ/√d_k + B", S, TOO_LARGE)
+    check_finite("the scores Q Kᵀ/√d_k" + (" + B" if bias is not None else ""), S, TOO_LARGE)
     if keep is None:
         return S
     if traced(S):
