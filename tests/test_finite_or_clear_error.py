@@ -1,4 +1,4 @@
-"""Every public math function returns finite numbers, or raises ValueError/TypeError in the template.
+"""Every public math function returns finite numbers or raises ValueError/TypeError (the template).
 
 Whatever comes in (huge, tiny, NaN, inf, complex, text, mismatched shapes), the answer is either
 finite numbers, or a ValueError/TypeError whose message reads "<argument> must …; got …" —
@@ -40,6 +40,7 @@ def cases(draw):
         n=n, X=draw(matrix(n, d)), W_Q=draw(matrix(d, d_k)), W_K=draw(matrix(d, d_k)),
         W_V=draw(matrix(d, d_v)), B=draw(matrix(n, n)), W_h=draw(matrix(d_k, d_k)),
         table=draw(matrix(n + draw(st.integers(-1, 2)), d)),
+        p=draw(st.one_of(arrays(np.float64, (d,), elements=numbers), odd_things)),
         kernel=draw(kernel), x=draw(numbers), k=draw(st.integers(-2, 6)))
 
 
@@ -65,7 +66,7 @@ CALLS = {
         pa.scaled_dot_product_attention(c.X, c.X, c.X, bias=c.B),
     "self_attention": lambda c: pa.self_attention(c.X, c.W_Q, c.W_K, c.W_V),
     "attention_loop": lambda c: pa.attention_loop(c.X, c.W_Q, c.W_K, c.W_V),
-    "rope": lambda c: pa.rope(c.W_Q, positions=c.W_K[:, 0] if np.ndim(c.W_K) == 2 else c.x),
+    "rope": lambda c: pa.rope(c.W_Q, positions=c.p),
     "rope, base": lambda c: pa.rope(c.W_Q, base=c.x),
     "sinusoidal_positions": lambda c: pa.sinusoidal_positions(c.k, c.k, base=c.x),
     "sinusoidal_shift": lambda c: pa.sinusoidal_shift(c.x, c.k),

@@ -260,7 +260,8 @@ def test_rope_refuses_odd_d_k():
         (lambda: pa.alibi_bias(3, slope=1e308), ValueError,
          r"the bias −m·\|i − j\| must hold only finite numbers; got -inf .* slope = 1e\+308 is too "
          r"large for n = 3"),
-        (lambda: pa.frequencies(4, base=10**400), ValueError, r"base must be a finite number above"),
+        (lambda: pa.frequencies(4, base=10**400), ValueError,
+         r"base must be a finite number above"),
         (lambda: pa.rope(np.ones((2, 4)), positions=[0.0, np.inf]), ValueError,
          r"positions must hold only finite numbers; got inf at index \(1,\)"),
         (lambda: pa.scaled_dot_product_attention([[1.0]], [[1.0]], [[1.0]], bias=[[0.0, 0.0]]),
