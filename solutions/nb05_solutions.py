@@ -1,16 +1,17 @@
-"""Solutions to the exercises of notebook 05 (seeing it in code). Try them first!"""
+"""Solutions to the exercises of notebook 05 (the "dog bites man" explorer). Try them first!"""
 
 import numpy as np
 
+import posattn as pa
 
-def sentence_vector(Y: np.ndarray) -> np.ndarray:
-    """Exercise 1: concatenate the rows in their slot order; the readout, not attention, knows the positions."""
-    return np.asarray(Y).ravel()  # (n * d_v,)
+# Exercise 1: the two "a"s trade places and so do the two "rose"s; "is" stays.
+rose_order = [3, 4, 2, 0, 1]
 
 
-# Exercise 2: "double" and "centre" treat every row alike; "cumsum" and "ramp" depend on the slot.
-equivariant_names = {"double", "centre"}
-
-# Exercise 3: (a + b) + c keeps the 1.0 (the big numbers cancel first); in a + (b + c) it is rounded away
-# inside -1e16 + 1.0, because floats near 1e16 are 2 apart.
-triple = (1e16, -1e16, 1.0)
+def invisible_orders(tokens):
+    """Exercise 2: every order whose attention matrix is exactly the original one, measured."""
+    X = pa.embed(tokens)  # (n, d)
+    W_Q, W_K, W_V = pa.default_projections()
+    A = pa.self_attention(X, W_Q, W_K, W_V)[1]  # (n, n)
+    return [perm.tolist() for perm in pa.all_permutations(len(tokens))
+            if np.array_equal(pa.self_attention(X[perm], W_Q, W_K, W_V)[1], A)]

@@ -125,6 +125,14 @@ def test_each_head_is_single_head_attention_on_its_own_columns():
         np.testing.assert_allclose(Y[:, cols], Y_h, atol=1e-13)  # W_O = I: the concatenation
 
 
+def test_the_mask_holds_in_every_head():
+    rng = np.random.default_rng(5)
+    X, W = rng.normal(size=(5, 6)), rng.normal(size=(4, 6, 6))
+    _, A = multi_head_attention(X, *W, n_heads=3, mask=pa.causal_mask(5))
+    assert A.shape == (3, 5, 5) and (np.triu(A, k=1) == 0).all()  # no weight on a later token
+    np.testing.assert_allclose(A.sum(axis=2), 1.0, atol=1e-12)
+
+
 def test_layer_norm_gives_each_row_mean_zero_and_variance_one_before_gamma_and_beta():
     X = np.array([[1.0, 2.0, 3.0, 10.0], [-5.0, 0.0, 5.0, 0.0]])
     Z = layer_norm(X, eps=1e-12)
@@ -213,6 +221,23 @@ def test_encoder_block_matches_pytorch_transformer_encoder_layer():
             np.testing.assert_allclose(encoder_block(X, p, mask=ours), expected, atol=1e-10)
 
 
+def test_the_encoder_and_the_heads_weights_can_be_differentiated_by_autograd():
+    autograd = pytest.importorskip("autograd")
+    rng = np.random.default_rng(4)
+    X, C = rng.normal(size=(3, 4)), rng.normal(size=(2, 3, 3))
+    p = init_encoder_params(4, 2, 8, seed=4)
+    mha_args = (p["W_Q"], p["W_K"], p["W_V"], p["W_O"], 2)
+    losses = {"encoder": lambda X: (encoder(X, [p, p]) * C[0, :, :1]).sum(),
+              "A": lambda X: (multi_head_attention(X, *mha_args)[1] * C).sum()}
+    for name, loss in losses.items():
+        G, step = autograd.grad(loss)(X), 1e-6
+        for index in [(0, 0), (1, 2), (2, 3)]:
+            E = np.zeros_like(X)
+            E[index] = step
+            numeric = (loss(X + E) - loss(X - E)) / (2 * step)
+            assert G[index] == pytest.approx(numeric, abs=1e-6), (name, index)
+
+
 # ---- every input is checked with the series' message template ---------------------------------
 
 X3 = np.ones((3, 4)) + np.eye(3, 4)
@@ -258,13 +283,14 @@ def test_layers_must_be_a_non_empty_list():
 
 
 @pytest.mark.parametrize(("call", "error", "match"), [
-    (lambda: layer_norm("X"), TypeError, r"X must be an array of real numbers; got str"),
+    (lambda: layer_norm("X"), TypeError, r"X must be an array of numbers; got str"),
     (lambda: layer_norm(np.ones(4)), ValueError, r"X must have shape \(n, d\); got shape \(4,\)"),
-    (lambda: layer_norm([[1.0, np.nan]]), ValueError, r"X must be non-empty and finite"),
-    (lambda: layer_norm([[1j, 2.0]]), TypeError, r"X must be an array of real numbers; got list"),
+    (lambda: layer_norm([[1.0, np.nan]]), ValueError, r"X must hold only finite numbers"),
+    (lambda: layer_norm(np.ones((0, 3))), ValueError, r"X must not be empty; got shape \(0, 3\)"),
+    (lambda: layer_norm([[1j, 2.0]]), TypeError, r"X must hold real numbers; got complex"),
     (lambda: layer_norm(X3, gamma=np.ones(3)), ValueError, r"gamma must have shape \(4,\) to"),
     (lambda: layer_norm(X3, beta=[[0.0] * 4]), ValueError, r"beta must have shape \(4,\)"),
-    (lambda: layer_norm(X3, eps=0.0), ValueError, r"eps must be a small positive number"),
+    (lambda: layer_norm(X3, eps=0.0), ValueError, r"eps must be a finite number above 0"),
     (lambda: feed_forward(X3, np.ones((3, 8)), np.zeros(8), np.ones((8, 4)), np.zeros(4)),
      ValueError, r"W_1 must have shape \(4, d_ff\) to match X's 4 features; got shape \(3, 8\)"),
     (lambda: feed_forward(X3, np.ones((4, 8)), np.zeros(8), np.ones((7, 4)), np.zeros(4)),

@@ -6,7 +6,7 @@
 
 Everything but attention acts on one row at a time, and a row-wise map commutes with any
 reordering of the rows; attention is equivariant; so is any composition of the two.
-Arrays may be autograd's ArrayBox: checks look at its value, the math never writes in place.
+Arrays may be autograd ArrayBoxes: checks look inside, and the math never writes in place.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import check_finite, check_int, check_number, numbers_array, raw, traced
 from .attention import scaled_dot_product_attention
 
 KEYS = ("W_Q", "W_K", "W_V", "W_O", "W_1", "b_1", "W_2", "b_2",
@@ -31,23 +31,16 @@ def _shapes(d_model: int, d_ff: int) -> dict:
 
 
 def _array(name: str, value, shape: tuple, why: str = ""):
-    """``value`` as float64 of ``shape`` (a str entry is any size); an ArrayBox passes through."""
-    raw = getattr(value, "_value", value)
-    try:
-        if raw is None or isinstance(raw, (str, bytes)) or np.iscomplexobj(raw):
-            raise TypeError
-        array = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers; got {type(raw).__name__}. "
-                        "Pass a list of rows or a numpy array.") from None
+    """``value`` as float64 of ``shape`` (a str entry: any size); an autograd ArrayBox as it is."""
+    array = numbers_array(name, raw(value))
     if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                        for want, got in zip(shape, array.shape, strict=True)):
         want = str(tuple(shape)).replace("'", "")  # ("n", 4) -> (n, 4)
         raise ValueError(f"{name} must have shape {want}{why}; got shape {array.shape}.")
-    if array.size == 0 or not np.isfinite(array).all():
-        raise ValueError(f"{name} must be non-empty and finite; got shape {array.shape} "
-                         "with NaN, inf or no entries. Check it upstream.")
-    return array if raw is value else value
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty; got shape {array.shape}.")
+    check_finite(name, array, "Check for NaN or inf upstream.")
+    return value if traced(value) else array
 
 
 def _heads(n_heads, d_model: int, name: str = "n_heads") -> int:
@@ -82,10 +75,22 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
                  "concatenated head outputs")
     d_h = d_model // _heads(n_heads, d_model)
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_model) -> (n, d_model)
-    heads = [scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h], V[:, s:s + d_h], mask)
-             for s in range(0, d_model, d_h)]  # each head: Y_h (n, d_h), A_h (n, n)
-    Y = np.concatenate([Y_h for Y_h, _ in heads], axis=1) @ W_O  # (n, d_model) @ W_O -> (n, d_out)
-    return Y, np.stack([A_h for _, A_h in heads])  # A: (n_heads, n, n)
+    Y, A = 0.0, []
+    for s in range(0, d_model, d_h):  # head h owns columns s … s + d_h − 1, s = h·d_h
+        Y_h, A_h = scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h],
+                                                V[:, s:s + d_h], mask=mask)  # (n, d_h), (n, n)
+        # [Y_0 | … | Y_H−1] W_O = Σ_h Y_h W_O[s:s + d_h], a sum that autograd can trace
+        Y = Y + Y_h @ W_O[s:s + d_h]  # (n, d_h) @ (d_h, d_out) -> (n, d_out)
+        A.append(A_h)
+    return Y, _stack(A)  # Y (n, d_out), A (n_heads, n, n)
+
+
+def _stack(arrays: list):
+    """np.stack, or for autograd (which cannot trace numpy's stack) Σ_h e_h ⊗ A_h, the same."""
+    if not traced(*arrays):
+        return np.stack(arrays)
+    e = np.eye(len(arrays))  # row h: the unit vector e_h
+    return sum(e[h][:, None, None] * a for h, a in enumerate(arrays))
 
 
 def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
@@ -100,8 +105,7 @@ def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
     d = X.shape[1]
     gamma = 1.0 if gamma is None else _array("gamma", gamma, (d,), f" to match X's {d} features")
     beta = 0.0 if beta is None else _array("beta", beta, (d,), f" to match X's {d} features")
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < math.inf:
-        raise ValueError(f"eps must be a small positive number (PyTorch uses 1e-5); got {eps!r}.")
+    eps = check_number("eps", eps, 0.0, above=True)  # PyTorch's default is 1e-5
     mu = X.mean(axis=1, keepdims=True)  # (n, 1): one mean per token
     var = ((X - mu) ** 2).mean(axis=1, keepdims=True)  # (n, 1): one variance per token
     return gamma * (X - mu) / np.sqrt(var + eps) + beta  # (n, d)
@@ -135,7 +139,7 @@ def init_encoder_params(d_model: int, n_heads: int, d_ff: int, seed: int = 0) ->
     """
     d, d_ff = check_int("d_model", d_model), check_int("d_ff", d_ff)
     n_heads, rng = _heads(n_heads, d), np.random.default_rng(check_int("seed", seed, 0))
-    fan_in = {"b_1": d, "b_2": d_ff}  # a weight's fan-in is its number of rows
+    fan_in = {"b_1": d, "b_2": d_ff}  # a bias's fan-in: the rows of the weight before it
     params = {"n_heads": n_heads}
     for key, shape in _shapes(d, d_ff).items():  # drawn in KEYS order: the same numbers each time
         if key in fan_in:

@@ -1,81 +1,84 @@
-"""Checkers for notebook 05 (seeing it in code); solutions live in ``solutions/``."""
+"""Checkers for notebook 05 (the "dog bites man" explorer); solutions live in ``solutions/``.
+
+Both exercises are about repeated words: an order that only swaps equal words leaves the input,
+and so the picture, exactly as it was. The expected answers are worked out from the words alone
+(which orders map every word onto an equal word), independently of attention.
+"""
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 
-from ..attention import self_attention
-from ..embeddings import default_projections, embed, tokenize
-from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
+from ..embeddings import tokenize
+from . import NotYet, as_array, call, checker
+
+ROSE = tokenize("a rose is a rose")
+SENTENCES = [tokenize(s) for s in ("the dog bit the man", "a rose is a rose", "dog bites man",
+                                   "la la la")]
 
 
-def _outputs(sentence: str) -> np.ndarray:
-    return self_attention(embed(tokenize(sentence)), *default_projections())[0]  # (3, d_v)
+def _invisible(tokens) -> set[tuple[int, ...]]:
+    """Every order that puts an equal word in every slot: P X = X, so nothing can change."""
+    return {p for p in permutations(range(len(tokens))) if [tokens[i] for i in p] == tokens}
 
 
-def check_order_aware_readout(sentence_vector) -> Feedback:
-    """Exercise 1: a readout of Y that gives "dog bites man" and "man bites dog" different vectors.
+def _order(answer, n: int, name: str) -> tuple[int, ...]:
+    """The answer as an order of range(n), or NotYet."""
+    got = as_array(answer, name, (n,))
+    if not (got == np.round(got)).all() or sorted(got.astype(int).tolist()) != list(range(n)):
+        raise NotYet(f"{name} must hold each of 0 … {n - 1} once; got {got.tolist()}.")
+    return tuple(got.astype(int).tolist())
 
-    >>> check_order_aware_readout(...)
-    ❌ Not yet: replace the ... with a function of Y, then run the cell again.
+
+@checker("an order of the five words, such as [1, 0, 2, 3, 4]")
+def check_rose_order(rose_order):
+    """Exercise 1: an order of "a rose is a rose" that moves four words and changes nothing.
+
+    >>> check_rose_order(...)
+    ❌ Not yet: replace the ... with an order of the five words, such as [1, 0, 2, 3, 4], then \
+run the cell again.
     """
-    if (early := function_answer(sentence_vector, "sentence_vector", "Y")) is not None:
-        return early
-    Y1, Y2 = _outputs("dog bites man"), _outputs("man bites dog")
-    got1, got2 = sentence_vector(Y1.copy()), sentence_vector(Y2.copy())
-    if (early := returned_nothing(got1)) is not None:
-        return early
-    got1, got2 = np.asarray(got1, dtype=np.float64), np.asarray(got2, dtype=np.float64)
-    if got1.ndim != 1 or not np.isfinite(got1).all():
-        return not_yet(f"the sentence vector must be a 1-D array of finite numbers; got shape {got1.shape}.")
-    if np.allclose(got1, got2, atol=1e-9):
-        return not_yet("both sentences get the same vector: a mean, sum or max of the rows forgets their order.")
-    return right("your readout uses where each row sits: position had to come from outside attention.")
+    order = _order(rose_order, len(ROSE), "rose_order")
+    moved = sum(i != p for i, p in enumerate(order))
+    if order not in _invisible(ROSE):
+        raise NotYet(f"this order makes '{' '.join(ROSE[i] for i in order)}': a different "
+                     "sentence, so the picture moves. Send each word to a slot holding the "
+                     "same word.")
+    if moved != 4:
+        raise NotYet(f"this order changes nothing, but it moves {moved} words, not 4. "
+                     "Which words have a twin to trade places with?")
+    return "both pairs of twins trade places: P X = X, so A and Y cannot change at all."
 
 
-_EQUIVARIANT = {"double", "centre"}
+@checker("a function invisible_orders(tokens) that returns a list of orders")
+def check_invisible_orders(invisible_orders):
+    """Exercise 2: every order of a sentence that leaves its picture exactly as it was.
 
-
-def check_equivariant_names(names) -> Feedback:
-    """Exercise 2: the names of the candidate functions that are permutation equivariant.
-
-    >>> check_equivariant_names(...)
-    ❌ Not yet: replace the ... with a set of names, then run the cell again.
+    >>> check_invisible_orders(...)
+    ❌ Not yet: replace the ... with a function invisible_orders(tokens) that returns a list of \
+orders, then run the cell again.
     """
-    if (missing := unanswered(names, "a set of names")) is not None:
-        return missing
-    if isinstance(names, str):
-        names = {names}
-    try:
-        got = {str(name).strip().lower() for name in names}
-    except TypeError:
-        return not_yet(f"names must be a set of strings such as {{'double'}}; got {names!r}.")
-    unknown = got - _EQUIVARIANT - {"cumsum", "ramp"}
-    if unknown:
-        return not_yet(f"names must come from 'double', 'cumsum', 'centre', 'ramp'; got {sorted(unknown)}.")
-    if got == _EQUIVARIANT:
-        return right("each row of their output depends on its own row and on the rows as a bag, never on a slot.")
-    if got & {"cumsum", "ramp"}:
-        return not_yet("one of your picks treats slot i differently from slot j; try pa.equivariance_error on it.")
-    return not_yet("you have left out an equivariant one; try pa.equivariance_error on each candidate.")
+    for tokens in SENTENCES:
+        got = as_array(call(invisible_orders, list(tokens), name="invisible_orders"),
+                       "the returned orders")
+        got = got.reshape(0, len(tokens)) if got.size == 0 else got
+        if got.ndim != 2 or got.shape[1] != len(tokens):
+            raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
+                         f"got an array of shape {got.shape}.")
+        found = {_order(row, len(tokens), "each order") for row in got}
+        if found != _invisible(tokens):
+            raise NotYet(_hint(tokens, found, _invisible(tokens)))
+    return "an order is invisible exactly when it only swaps equal words: P X = X."
 
 
-def check_non_associative(triple) -> Feedback:
-    """Exercise 3: three floats a, b, c with (a + b) + c != a + (b + c), other than 0.1, 0.2, 0.3.
-
-    >>> check_non_associative(...)
-    ❌ Not yet: replace the ... with three numbers (a, b, c), then run the cell again.
-    """
-    if (missing := unanswered(triple, "three numbers (a, b, c)")) is not None:
-        return missing
-    try:
-        a, b, c = (float(x) for x in triple)
-    except (TypeError, ValueError):
-        return not_yet(f"triple must hold three numbers, like (1.0, 2.0, 3.0); got {triple!r}.")
-    if sorted((a, b, c)) == [0.1, 0.2, 0.3]:
-        return not_yet("that is the example from the notebook; find a triple of your own.")
-    if not all(np.isfinite((a, b, c))):
-        return not_yet("use finite numbers: with inf or nan the comparison says nothing about rounding.")
-    if (a + b) + c == a + (b + c):
-        return not_yet("these two sums round to the same float. Try numbers of very different sizes.")
-    return right(f"(a + b) + c = {(a + b) + c!r} but a + (b + c) = {a + (b + c)!r}: the order of additions matters.")
+def _hint(tokens, found, expected) -> str:
+    if tuple(range(len(tokens))) not in found:
+        return f"for {tokens}: the original order changes nothing either; include it."
+    extra = sorted(found - expected)
+    if extra:
+        return (f"for {tokens}: the order {list(extra[0])} makes "
+                f"'{' '.join(tokens[i] for i in extra[0])}', so the picture changes.")
+    return (f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
+            "Did you try every order (pa.all_permutations)?")
