@@ -57,8 +57,11 @@ def numbers_array(name: str, value) -> np.ndarray:
         raise _not_numbers(name, value, f"({exc})") from None
 
 
-def as_matrix(name: str, value, *, ndim: int = 2):
-    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is)."""
+def as_matrix(name: str, value, *, ndim: int = 2, rows: int | None = None):
+    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
+
+    ``rows``: the number of rows a weight matrix needs to multiply X from the right.
+    """
     array = numbers_array(name, raw(value))
     if array.ndim != ndim:
         rows = "(n, d) with one row per token" if ndim == 2 else f"{ndim} axes"
@@ -67,6 +70,9 @@ def as_matrix(name: str, value, *, ndim: int = 2):
     if array.size == 0:
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
+    if rows is not None and array.shape[0] != rows:
+        raise ValueError(f"{name} must have {rows} rows to match X's {rows} features; "
+                         f"got shape {array.shape}.")
     check_finite(name, array, "Check for NaN or inf upstream.")
     return value if traced(value) else array
 
@@ -96,13 +102,6 @@ def check_number(name: str, value, low: float = -math.inf, *, above: bool = Fals
         bound = "" if low == -math.inf else f" {'above' if above else 'at least'} {low}"
         raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
     return value if traced(value) else float(x)
-
-
-def check_rows_match(name: str, W, x_name: str, d: int) -> None:
-    """``W`` multiplies ``x_name`` from the right, so it needs ``d`` rows."""
-    if W.shape[0] != d:
-        raise ValueError(f"{name} must have {d} rows to match {x_name}'s {d} features; "
-                         f"got shape {W.shape}.")
 
 
 def check_same(name: str, size: int, other: str, expected: int, what: str) -> None:
