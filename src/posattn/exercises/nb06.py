@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..explorer_state import TOLERANCE, compute_view
+from ..explorer.model import TOLERANCE, compute_view
 from ..permutations import random_permutation
 from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
 
