@@ -15,8 +15,7 @@ LONG = "the quick brown fox jumps over"  # 6 words: the order is typed, not list
 def attention(words, scheme=None):
     """A of a sentence, straight from the package's attention (the explorer's oracle)."""
     X, W = pa.embed(list(words)), pa.default_projections()
-    return (pa.self_attention(X, *W) if scheme is None
-            else pa.attention_with_positions(X, *W, scheme=scheme))[1]
+    return pa.attention_with_positions(X, *W, scheme=scheme)[1]
 
 
 def shown(explorer, panel=1):

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import check_int, check_perm
-from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import inverse_permutation, permutation_matrix
 from ..positions import SCHEMES, attention_with_positions
@@ -22,7 +21,7 @@ MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
 MAX_LETTERS = 16  # a longer word would crowd the other panel
 MAX_LISTED = 4  # up to 4 words (4! = 24 orders) the order is picked from a list
 TOLERANCE = 1e-12  # "equal up to floating point": rounding noise is ~1e-16
-NAMES = tuple(s for s in SCHEMES if s != "none")  # the named schemes; None is "no positions"
+NAMES = tuple(SCHEMES)  # the named schemes, in the registry's order; None is "no positions"
 EXAMPLE = "Type a sentence such as 'dog bites man'."
 
 
@@ -160,9 +159,8 @@ def compute_view(tokens, perm, scheme: str | None = None) -> View:
     tokens = tuple(tokens)
     perm = check_perm(perm, len(tokens))
     X, W = embed(list(tokens)), default_projections()  # X: (n, d)
-    attend = self_attention if scheme is None else (
-        lambda X, *W: attention_with_positions(X, *W, scheme=scheme))
-    (Y, A), (Y_shuffled, A_shuffled) = attend(X, *W), attend(X[perm], *W)  # P X = X[perm]
+    Y, A = attention_with_positions(X, *W, scheme=scheme)
+    Y_shuffled, A_shuffled = attention_with_positions(X[perm], *W, scheme=scheme)  # P X = X[perm]
     P = permutation_matrix(perm)
     error = float(np.max(np.abs(A_shuffled - P @ A @ P.T)))  # (n, n) @ (n, n) @ (n, n) -> (n, n)
     Y_error = float(np.max(np.abs(Y_shuffled - P @ Y)))  # (n, n) @ (n, d_v) -> (n, d_v)
