@@ -42,6 +42,7 @@ class ExplorerFigure:
         FigureCanvasAgg(self.figure)
         self.axes, self.colorbar, self.heading = (), None, None
         self._labels, self._vmax, self._background = None, None, None
+        self._right, self._shown = None, None
 
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
@@ -50,28 +51,34 @@ class ExplorerFigure:
         vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
         if vmax != self._vmax:
             self._capture(vmax)
-        self.figure.canvas.restore_region(self._background)
-        for ax, M, words, title in zip(self.axes, (A, A2), (labels, labels2), titles, strict=True):
+        left, right = self.axes
+        shown = (A.tobytes(), titles[0], heading)  # a new order alone leaves A's panel as it is
+        panels = [(left, A, titles[0])] if shown != self._shown else []
+        panels.append((right, A2, titles[1]))
+        part = {} if len(panels) == 2 else {"bbox": self._right, "xy": (0, 0)}
+        self.figure.canvas.restore_region(self._background, **part)
+        right.set_xticks(right.get_xticks(), labels2)
+        right.set_yticks(right.get_yticks(), labels2)
+        for ax, M, title in panels:
             ax.images[0].set_data(M)
-            ax.set_xticks(ax.get_xticks(), words)
-            ax.set_yticks(ax.get_yticks(), words)
             for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
                                            strict=False):  # no values when n > MAX_ANNOTATED
                 text.set_text(f"{value:.2f}")
                 text.set_color(colour)
             ax.title.set_text(title)  # set_title would forget where the layout put it
-        self.heading.set_text(heading)
-        for artist in self._dynamic():
-            self.figure.draw_artist(artist)
+            for artist in self._artists(ax):
+                self.figure.draw_artist(artist)
+        if len(panels) == 2:
+            self.heading.set_text(heading)
+            self.figure.draw_artist(self.heading)
+        self._shown = shown
         return png(self.figure.canvas)
 
-    def _dynamic(self) -> list:
-        """What a click can change: images, values, titles, the right panel's words, the heading;
-        and the frames, which sit on top of the images."""
-        left, right = self.axes
-        words = [*right.get_xticklabels(), *right.get_yticklabels()]
-        artists = [*left.images, *right.images, *left.spines.values(), *right.spines.values()]
-        return [*artists, *left.texts, *right.texts, *words, left.title, right.title, self.heading]
+    def _artists(self, ax) -> list:
+        """What a click can change in a panel: the image, the frame on top of it, the values, the
+        title, and on the right panel its words."""
+        words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax is self.axes[1] else []
+        return [*ax.images, *ax.spines.values(), *ax.texts, ax.title, *words]
 
     def _rebuild(self, labels, labels2, titles) -> None:
         """New axes for a new sentence, placed once by constrained layout for these words."""
@@ -97,19 +104,22 @@ class ExplorerFigure:
         for ax in self.axes:
             ax.images[0].set_clim(0.0, vmax)
         self.colorbar.set_label(scale_label(vmax))
-        texts = [artist for artist in self._dynamic() if isinstance(artist, Text)]
-        others = [artist for artist in self._dynamic() if not isinstance(artist, Text)]
+        dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), self.heading]
+        texts = [artist for artist in dynamic if isinstance(artist, Text)]
+        others = [artist for artist in dynamic if not isinstance(artist, Text)]
         for artist in texts:  # transparent, not invisible: axis labels still make room for them
             artist.set_alpha(0.0)
         for artist in others:
             artist.set_visible(False)
         self.figure.canvas.draw()
         self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        box, height = self.axes[1].get_tightbbox().padded(2), self.figure.bbox.height
+        self._right = (box.x0, height - box.y1, box.x1, height - box.y0)  # rows from the top
         for artist in texts:
             artist.set_alpha(None)
         for artist in others:
             artist.set_visible(True)
-        self._vmax = vmax
+        self._vmax, self._shown = vmax, None
 
     def close(self) -> None:
         """Let go of the background and of pyplot's hold on the figure, if it has one."""

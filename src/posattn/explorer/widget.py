@@ -133,7 +133,7 @@ class ShuffleExplorer(widgets.VBox):
     def _connect(self) -> None:
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
         for control in (self.scheme, self.unshuffle):
-            control.observe(lambda change: self._on(self.view.tokens, self.view.perm), names="value")
+            control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
         self.order.observe(lambda change: self._on(self.view.tokens, change["new"]), names="value")
         self.shuffle_button.on_click(lambda _: self.shuffle())
         self.reset_button.on_click(lambda _: self.reset())
