@@ -167,8 +167,14 @@ def test_seeded_shuffles_replay_and_never_repeat_the_order_on_screen():
 
 
 def test_scheme_control_offers_no_positions_and_every_scheme(explorer):
-    assert [value for _, value in explorer.scheme.options] == [None, *model.NAMES]
-    assert explorer.scheme.value is None
+    assert explorer.scheme.options == ("none", *pa.SCHEMES) and explorer.view.scheme is None
+
+
+def test_a_blanked_scheme_control_means_no_positions_and_shows_it(explorer):
+    explorer.scheme.value = "rope"
+    explorer.scheme.value = None  # ipywidgets' "nothing selected"
+    assert explorer.scheme.value == "none" and explorer.view.scheme is None
+    np.testing.assert_allclose(shown(explorer, 0)[0], attention(["dog", "bites", "man"]))
 
 
 @pytest.mark.parametrize("scheme", model.NAMES)

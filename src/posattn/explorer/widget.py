@@ -66,7 +66,7 @@ def outputs_table(view: model.View) -> str:
 class ShuffleExplorer(widgets.VBox):
     """Type a sentence, reorder it, and compare the attention of both orders side by side.
 
-    Controls: ``.text``, ``.scheme`` (None: no positions), ``.order`` (text like ``"2 0 1"``),
+    Controls: ``.text``, ``.scheme`` ("none" or a scheme), ``.order`` (text like ``"2 0 1"``),
     ``.shuffle_button``, ``.reset_button``, ``.unshuffle``. State: ``.view`` (A, A', Y, Y', the
     errors), ``.perm`` (π), ``.tokens``, ``.figure`` (Axes 0: A, 1: A'), ``.status``.
 
@@ -97,8 +97,8 @@ class ShuffleExplorer(widgets.VBox):
         self.text = _control(widgets.Text, "sentence", value=sentence, description="Sentence",
                              continuous_update=False, layout=widgets.Layout(width="28em"),
                              tooltip=f"2 to {model.MAX_WORDS} words; press Enter to apply")
-        self.scheme = _control(widgets.Dropdown, "scheme", description="Positions", value=None,
-                               options=[("none", None)] + [(name, name) for name in model.NAMES],
+        self.scheme = _control(widgets.Dropdown, "scheme", description="Positions",
+                               options=("none", *model.NAMES),  # "none": scheme=None
                                tooltip="How position enters attention (none: plain self-attention)")
         self.order = _control(widgets.Combobox, "order", description="Order π", ensure_option=False,
                               placeholder="e.g. 2 0 1", continuous_update=False,
@@ -126,9 +126,9 @@ class ShuffleExplorer(widgets.VBox):
     def figure(self):
         return self._plot.figure
 
-    def __repr__(self) -> str:  # deterministic text/plain for notebooks
+    def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
         return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
-                f"scheme={self.view.scheme!r})")
+                f"scheme={self.scheme.value!r})")
 
     def _connect(self) -> None:
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
@@ -159,7 +159,8 @@ class ShuffleExplorer(widgets.VBox):
             tokens = model.parse_sentence(tokens) if isinstance(tokens, str) else list(tokens)
             perm = np.arange(len(tokens)) if perm is None else perm
             perm = model.parse_order(perm, len(tokens)) if isinstance(perm, str) else perm
-            view = model.compute_view(tokens, perm, self.scheme.value)
+            scheme = None if self.scheme.value in ("none", None) else self.scheme.value
+            view = model.compute_view(tokens, perm, scheme)
         except (TypeError, ValueError) as error:
             self.status.value = escape(model.error_line(error, self.view), quote=False)
             return
@@ -189,6 +190,7 @@ class ShuffleExplorer(widgets.VBox):
             if self.order.options != options:
                 self.order.options = options
             self.order.value = model.format_order(view.perm)
+            self.scheme.value = view.scheme or "none"  # never blank, even after value = None
         finally:
             self._busy = False
 
