@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-<<<<<<< HEAD
-from ..explorer.model import TOLERANCE, compute_view
-from ..permutations import random_permutation
-from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
-=======
 from .. import layer_norm
 from . import NotYet, as_array, as_choice, call, checker
->>>>>>> main
 
 _RNG_SEED = 6
 
