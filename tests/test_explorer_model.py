@@ -12,7 +12,7 @@ BAD_SENTENCES = [
     ("dog", ValueError, "at least 2 words to have an order; got 1 word: 'dog'"),
     ("?! ...", ValueError, "got only punctuation"),
     (TOO_MANY, ValueError, "at most 12 words .* got 13"),
-    ("dog bites man ☃", ValueError, "characters it cannot read: ☃"),
+    ("dog bites man ☃", ValueError, "characters it cannot read: '☃'"),
     ("dog " + "a" * 5000, ValueError,
      r"words of at most 16 letters; got 'a{16}'… \(5000 letters\)"),
     (None, TypeError, "sentence must be text; got NoneType None"),
