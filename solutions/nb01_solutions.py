@@ -3,16 +3,14 @@
 import numpy as np
 
 # Exercise 1: which symmetry each function in posattn.exercises.nb01.FUNCTIONS has.
-ANSWERS = {
-    "column_max": "invariant",  # a max over tokens forgets their order
-    "centred": "equivariant",  # row i minus the mean: the mean is invariant, so rows just move
-    "reversed_rows": "neither",  # "last" and "first" are positions
-    "sorted_columns": "invariant",  # sorting erases the order it was given
-    "index_weighted": "neither",  # uses the position i as a number
-}
+column_max = "invariant"  # a max over tokens forgets their order
+centred = "equivariant"  # row i minus the mean: the mean is invariant, so rows just move
+reversed_rows = "neither"  # "last" and "first" are positions
+sorted_columns = "invariant"  # sorting erases the order it was given (n rows, none a token's)
+index_weighted = "neither"  # uses the position i as a number
 
 # Exercise 2: the permutation matrix of perm = [1, 3, 0, 2]; row i has its 1 in column perm[i].
-P = np.array([
+P_hand = np.array([
     [0, 1, 0, 0],
     [0, 0, 0, 1],
     [1, 0, 0, 0],

@@ -15,9 +15,5 @@ def stable_softmax(s):
 # Exercise 2: Var(q·k) = d_k = 256, so the standard deviation is √256.
 spread_at_256 = 16.0
 
-
-def query_of_man():
-    """Exercise 3: q = x W_Q for "man" (row 0 of "man bites dog"): the same as in "dog bites man"."""
-    X_mbd = pa.embed(pa.tokenize("man bites dog"))
-    W_Q = pa.default_projections()[0]
-    return X_mbd[0] @ W_Q
+# Exercise 3: q = x W_Q for "man" (row 0 of "man bites dog"): the same as in "dog bites man".
+q_man = pa.embed(pa.tokenize("man bites dog"))[0] @ pa.default_projections()[0]

@@ -1,16 +1,13 @@
-"""Solutions to the exercises of notebook 05 (seeing it in code). Try them first!"""
+"""Solutions to the exercises of notebook 05 (the "dog bites man" explorer). Try them first!"""
 
 import numpy as np
 
 
-def sentence_vector(Y: np.ndarray) -> np.ndarray:
-    """Exercise 1: concatenate the rows in their slot order; the readout, not attention, knows the positions."""
-    return np.asarray(Y).ravel()  # (n * d_v,)
+def put_back(A_shuffled: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Exercise 1: Pᵀ A' P. Row perm[i] of A is row i of A', and the same for columns."""
+    inverse = np.argsort(perm)  # the order that undoes perm
+    return np.asarray(A_shuffled)[inverse][:, inverse]  # (n, n)
 
 
-# Exercise 2: "double" and "centre" treat every row alike; "cumsum" and "ramp" depend on the slot.
-equivariant_names = {"double", "centre"}
-
-# Exercise 3: (a + b) + c keeps the 1.0 (the big numbers cancel first); in a + (b + c) it is rounded away
-# inside -1e16 + 1.0, because floats near 1e16 are 2 apart.
-triple = (1e16, -1e16, 1.0)
+# Exercise 2: the reversal is the only non-trivial order that keeps every distance |i − j|.
+alibi_blind_order = [3, 2, 1, 0]

@@ -2,14 +2,16 @@
 
 import numpy as np
 
-# Exercise 1: the mirror image, "man bites dog": |i − j| is the same read backwards.
-alibi_blind_spot = [2, 1, 0]
 
-# Exercise 2: i − j = 7 − 3 = 4, so with i = 4 the key sits at j = 0.
+def alibi_causal(n, m):
+    """Exercise 1: −m·(i − j) on the keys j ≤ i, and the causal mask as −inf on the keys j > i."""
+    i, j = np.indices((n, n))  # i: the query's position (row), j: the key's (column)
+    return np.where(j <= i, -m * (i - j), -np.inf)  # (n, n)
+
+
+# Exercise 2: i − j = 7 − 3 = 4, so with the query at 4 the key sits at j = 0.
 rope_partner = 0
 
-
-def shift_matrix():
-    """Exercise 3: sin(p+1) = sin p cos 1 + cos p sin 1 and cos(p+1) = cos p cos 1 − sin p sin 1, as E[p] @ M."""
-    c, s = np.cos(1.0), np.sin(1.0)
-    return np.array([[c, -s], [s, c]])
+# Exercise 3: sin(p + 1) = sin p cos 1 + cos p sin 1 and cos(p + 1) = cos p cos 1 − sin p sin 1,
+# written as the row vector (sin p, cos p) times M_1.
+M_1 = np.array([[np.cos(1.0), -np.sin(1.0)], [np.sin(1.0), np.cos(1.0)]])

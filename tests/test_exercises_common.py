@@ -3,23 +3,68 @@
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 import posattn.exercises as exercises
 
-MODULES = [importlib.import_module(f"posattn.exercises.{m.name}") for m in pkgutil.iter_modules(exercises.__path__)]
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+MODULES = [importlib.import_module(f"posattn.exercises.{m.name}")
+           for m in pkgutil.iter_modules(exercises.__path__) if not m.name.startswith("_")]
 CHECKERS = [(f"{module.__name__.rsplit('.', 1)[1]}.{name}", f) for module in MODULES
             for name, f in inspect.getmembers(module, inspect.isfunction)
             if name.startswith("check_") and f.__module__ == module.__name__]
+IDS = [name for name, _ in CHECKERS]
 
 
-def test_every_notebook_after_the_first_has_checkers():
-    assert sorted({name.split(".")[0] for name, _ in CHECKERS}) == [f"nb0{i}" for i in range(1, 9)]
+def _raises(*_):
+    raise RuntimeError("the learner's function broke")
 
 
-@pytest.mark.parametrize(("name", "check"), CHECKERS, ids=[name for name, _ in CHECKERS])
+WRONG = {  # kinds of wrong answer a student can pass; none of them is right for any exercise
+    "str": "x",
+    "empty str": "",
+    "bytes": b"\x00",
+    "a number": -7,
+    "a bool": True,
+    "a huge int": 2**70,
+    "nan": float("nan"),
+    "inf": float("inf"),
+    "complex": 1 + 2j,
+    "list of NaN": [float("nan")] * 3,
+    "ragged": [[1.0, 2.0], [3.0]],
+    "wrong shape": np.zeros((7, 5, 2)),
+    "empty array": np.zeros((0,)),
+    "dict": {"a": 1},
+    "set": {1, 2},
+    "object": object(),
+    "a function returning None": lambda *args: None,
+    "a function returning a str": lambda *args: "x",
+    "a function that raises": _raises,
+    "a class": dict,
+}
+
+
+def test_every_notebook_after_the_door_has_checkers():
+    numbers = sorted(p.name[:2] for p in NOTEBOOKS.glob("*.ipynb"))[1:]
+    assert sorted({name.split(".")[0] for name, _ in CHECKERS}) == [f"nb{n}" for n in numbers]
+
+
+@pytest.mark.parametrize(("name", "check"), CHECKERS, ids=IDS)
 def test_an_unanswered_exercise_is_not_yet_and_says_what_is_expected(name, check):
-    feedback = check(...)
+    arity = len(inspect.signature(check).parameters)
+    feedback = check(*[...] * arity)
     assert isinstance(feedback, exercises.Feedback) and not feedback.ok
     assert repr(feedback).startswith("❌ Not yet: ") and len(feedback.message) > 20
+
+
+@pytest.mark.parametrize(("name", "check"), CHECKERS, ids=IDS)
+def test_any_wrong_answer_gets_not_yet_with_a_hint_and_never_raises(name, check):
+    arity = len(inspect.signature(check).parameters)
+    for kind, answer in WRONG.items():
+        feedback = check(*[answer] * arity)
+        assert isinstance(feedback, exercises.Feedback), f"{name}({kind}) returned {feedback!r}"
+        assert not feedback.ok, f"{name}({kind}) said Right"
+        assert 10 < len(feedback.message) <= 400, f"{name}({kind}): {feedback.message!r}"

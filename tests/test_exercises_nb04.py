@@ -1,4 +1,4 @@
-"""The notebook 04 checkers accept the solutions and reject wrong answers."""
+"""The notebook 04 checkers accept the solutions and say "Not yet" with a hint to anything else."""
 
 import numpy as np
 import pytest
@@ -7,9 +7,30 @@ import posattn as pa
 from posattn.exercises import nb04
 from solutions import nb04_solutions as SOL
 
+CHECKERS = [nb04.check_shuffled_attention, nb04.check_changed_rows, nb04.check_position_entry]
+WRONG_KINDS = ["x", b"1", None, ..., lambda: 1, {"a": 1}, {1.5}, float("nan"), [np.inf],
+               [[1, 2], [3]], 1 + 2j, object(), -1, np.ones((2, 2, 2))]
+
+
+@pytest.mark.parametrize("check", CHECKERS)
+@pytest.mark.parametrize("answer", WRONG_KINDS, ids=lambda a: type(a).__name__)
+def test_any_wrong_kind_of_answer_is_not_yet_and_never_raises(check, answer):
+    feedback = check(answer)
+    assert not feedback.ok and len(feedback.message) > 20
+
+
+def test_the_answers_are_the_measured_ones():
+    # literal answers, not the checker's recipe: the rows of the reordered sentence, by hand
+    A = pa.self_attention(pa.embed(pa.tokenize("dog bites man")), *pa.default_projections())[1]
+    by_hand = [[A[1, 1], A[1, 2], A[1, 0]],
+               [A[2, 1], A[2, 2], A[2, 0]],
+               [A[0, 1], A[0, 2], A[0, 0]]]
+    assert nb04.check_shuffled_attention(by_hand).ok
+    assert nb04.check_changed_rows({4, 1}).ok
+
 
 def test_solutions_pass_their_checkers():
-    assert nb04.check_shuffled_attention(SOL.shuffled_attention()).ok
+    assert nb04.check_shuffled_attention(SOL.A_shuffled).ok
     assert nb04.check_changed_rows(SOL.changed_rows).ok
     assert nb04.check_position_entry(SOL.choice).ok
 
@@ -26,7 +47,7 @@ def _A_and_P():
         (lambda A, P: P @ A, "only one side"),
         (lambda A, P: A @ P.T, "only one side"),
         (lambda A, P: P.T @ A @ P, "row i of the new matrix"),
-        (lambda A, P: A[:2], "must have shape"),
+        (lambda A, P: A[:2], "should have shape"),
     ],
 )
 def test_wrong_shuffled_attention_gets_not_yet(make, message):
@@ -43,7 +64,8 @@ def test_shuffled_attention_matches_the_reordered_sentence():
 
 @pytest.mark.parametrize(
     ("rows", "message"),
-    [([], "something does change"), ([1, 2, 4], "too many"), ([0, 6], "which rows"), ("one", "list of integers")],
+    [([], "something does change"), ([1, 2, 4], "too many"), ([0, 6], "which rows"),
+     ("one", "must be numbers"), ([1.5, 4], "row indices from 0 to 6"), ([1, 9], "from 0 to 6")],
 )
 def test_wrong_rows_get_not_yet(rows, message):
     feedback = nb04.check_changed_rows(rows)
@@ -57,7 +79,8 @@ def test_rows_are_accepted_in_any_order_and_container():
 
 
 @pytest.mark.parametrize(
-    ("choice", "message"), [("a", "W_Q is shared"), ("b", "different scale"), ("d", "order"), ("e", "one of")]
+    ("choice", "message"),
+    [("a", "W_Q is shared"), ("b", "different scale"), ("d", "order"), ("e", "must be one of")]
 )
 def test_wrong_choice_gets_not_yet(choice, message):
     feedback = nb04.check_position_entry(choice)

@@ -3,67 +3,35 @@
 import numpy as np
 import pytest
 
-import posattn as pa
 from posattn.exercises import nb05
 from solutions import nb05_solutions as SOL
 
 
 def test_solutions_pass_their_checkers():
-    assert nb05.check_order_aware_readout(SOL.sentence_vector).ok
-    assert nb05.check_equivariant_names(SOL.equivariant_names).ok
-    assert nb05.check_non_associative(SOL.triple).ok
+    assert nb05.check_put_back(SOL.put_back).ok
+    assert nb05.check_alibi_blind_order(SOL.alibi_blind_order).ok
 
 
-@pytest.mark.parametrize(
-    ("readout", "message"),
-    [
-        (lambda Y: Y.mean(axis=0), "same vector"),
-        (lambda Y: Y.max(axis=0), "same vector"),
-        (lambda Y: ..., "returns nothing yet"),
-        (lambda Y: Y, "1-D array"),
-        ("mean", "must be a function"),
-    ],
-)
-def test_order_blind_readouts_get_not_yet(readout, message):
-    feedback = nb05.check_order_aware_readout(readout)
-    assert not feedback.ok
-    assert message in feedback.message
+@pytest.mark.parametrize(("f", "message"), [
+    (lambda A, perm: A[perm][:, perm], "once more in the shuffled direction"),
+    (lambda A, perm: A[np.argsort(perm)], "not A"),
+    (lambda A, perm: A, "not A"),
+    (lambda A, perm: ..., "returns nothing yet"),
+    (lambda A, perm: A[:2], "must have shape"),
+    ("Pᵀ A' P", "must be a function"),
+])
+def test_wrong_put_back_gets_not_yet(f, message):
+    feedback = nb05.check_put_back(f)
+    assert not feedback.ok and message in feedback.message
 
 
-def test_first_row_readout_is_order_aware():
-    assert nb05.check_order_aware_readout(lambda Y: Y[0]).ok
-
-
-def test_equivariant_answer_matches_measured_errors():
-    candidates = {
-        "double": lambda X: 2 * X,
-        "cumsum": lambda X: np.cumsum(X, axis=0),
-        "centre": lambda X: X - X.mean(axis=0),
-        "ramp": lambda X: X * np.arange(1, len(X) + 1)[:, None],
-    }
-    rng = np.random.default_rng(1)
-    X, perm = rng.standard_normal((5, 3)), np.array([4, 2, 0, 1, 3])
-    measured = {name: pa.equivariance_error(g, X, perm) < 1e-12 for name, g in candidates.items()}
-    assert {name for name, ok in measured.items() if ok} == SOL.equivariant_names
-
-
-@pytest.mark.parametrize(
-    ("names", "message"),
-    [({"double"}, "left out"), ({"double", "centre", "ramp"}, "treats slot i"), ("cumsum", "treats slot i"),
-     ({"mean"}, "must come from"), (3, "set of strings")],
-)
-def test_wrong_names_get_not_yet(names, message):
-    feedback = nb05.check_equivariant_names(names)
-    assert not feedback.ok
-    assert message in feedback.message
-
-
-@pytest.mark.parametrize(
-    ("triple", "message"),
-    [((0.3, 0.1, 0.2), "example from the notebook"), ((1.0, 2.0, 3.0), "round to the same"),
-     ((1.0, 2.0), "three numbers"), ((np.inf, 1.0, 2.0), "finite")],
-)
-def test_wrong_triples_get_not_yet(triple, message):
-    feedback = nb05.check_non_associative(triple)
-    assert not feedback.ok
-    assert message in feedback.message
+@pytest.mark.parametrize(("perm", "message"), [
+    ([0, 1, 2, 3], "original order"),
+    ([1, 0, 2, 3], "ALiBi sees this order"),
+    ([3, 0, 1, 2], "ALiBi sees this order"),
+    ([0, 0, 1, 2], "repeated: 0"),
+    ([2, 1, 0], "permutation of range(4)"),
+])
+def test_wrong_alibi_order_gets_not_yet(perm, message):
+    feedback = nb05.check_alibi_blind_order(perm)
+    assert not feedback.ok and message in feedback.message

@@ -1,5 +1,4 @@
-"""The notebook 07 checkers accept the solutions and reject wrong answers."""
-
+"""The notebook 07 checkers accept the solutions and say "Not yet" with a hint to anything else."""
 
 import numpy as np
 import pytest
@@ -8,32 +7,50 @@ import posattn as pa
 from posattn.exercises import nb07
 from solutions import nb07_solutions as SOL
 
+CHECKERS = [nb07.check_edge_rows, nb07.check_layers_needed, nb07.check_equivariant_kernel]
+WRONG_KINDS = ["x", b"1", None, ..., lambda: 1, {"a": 1}, {1.5}, float("nan"), [np.inf],
+               [[1, 2], [3]], 1 + 2j, object(), -1, np.ones((2, 2, 2))]
+
 
 def test_solutions_pass_their_checkers():
-    assert nb07.check_rnn_rows(SOL.rnn_rows).ok
-    assert nb07.check_conv_rows(SOL.conv_rows).ok
-    assert nb07.check_equivariant_kernel(SOL.equivariant_kernel()).ok
+    assert nb07.check_edge_rows(SOL.edge_rows).ok
+    assert nb07.check_layers_needed(SOL.layers_needed).ok
+    assert nb07.check_equivariant_kernel(SOL.my_kernel).ok
 
 
-@pytest.mark.parametrize(("answer", "message"), [([0, 1, 2, 3, 4, 5, 6], "h_0"), ([1], "h_2"), ("one", "whole numbers")])
-def test_wrong_rnn_rows_get_not_yet(answer, message):
-    feedback = nb07.check_rnn_rows(answer)
-    assert not feedback.ok
-    assert message in feedback.message
+def test_the_answers_are_the_measured_ones():
+    # the literal answers, not the checkers' own recipe: two layers widen the edge by a row each
+    assert nb07.check_edge_rows({8, 7, 1, 0}).ok
+    assert nb07.check_layers_needed(12.0).ok
 
 
-@pytest.mark.parametrize(("answer", "message"), [([4], "neighbours"), ([4, 5, 6], "for which t"), ([2, 3, 4, 5], "for which t")])
-def test_wrong_conv_rows_get_not_yet(answer, message):
-    feedback = nb07.check_conv_rows(answer)
-    assert not feedback.ok
-    assert message in feedback.message
+@pytest.mark.parametrize("check", CHECKERS)
+@pytest.mark.parametrize("answer", WRONG_KINDS, ids=lambda a: type(a).__name__)
+def test_any_wrong_kind_of_answer_is_not_yet_and_never_raises(check, answer):
+    feedback = check(answer)
+    assert not feedback.ok and len(feedback.message) > 20
 
 
-@pytest.mark.parametrize(
-    ("kernel", "message"),
-    [(pa.conv_kernel(), "neighbours still leak"), (np.zeros((3, 8, 4)), "all-zero"), (np.ones((8, 4)), "shape (3, 8, 4)")],
-)
-def test_wrong_kernels_get_not_yet(kernel, message):
+@pytest.mark.parametrize(("answer", "hint"), [
+    ([0, 8], "one layer"), ([0, 1, 4, 7, 8], "middle row itself"),
+    ([0, 1, 2, 6, 7, 8], "widen by one row"), ([0.5, 1], "whole numbers"),
+])
+def test_wrong_edge_rows_get_a_hint(answer, hint):
+    feedback = nb07.check_edge_rows(answer)
+    assert not feedback.ok and hint in feedback.message
+
+
+@pytest.mark.parametrize(("answer", "hint"), [
+    (24, "width-3 window"), (6, "not 4"), (13, "How many rows apart"), ([12, 12], "shape ()"),
+])
+def test_wrong_layer_counts_get_a_hint(answer, hint):
+    feedback = nb07.check_layers_needed(answer)
+    assert not feedback.ok and hint in feedback.message
+
+
+@pytest.mark.parametrize(("kernel", "hint"), [(pa.conv_kernel(), "neighbours still leak"),
+                                              (np.zeros((3, 8, 4)), "all-zero"),
+                                              (np.ones((8, 4)), "shape (3, 8, 4)")])
+def test_wrong_kernels_get_a_hint(kernel, hint):
     feedback = nb07.check_equivariant_kernel(kernel)
-    assert not feedback.ok
-    assert message in feedback.message
+    assert not feedback.ok and hint in feedback.message

@@ -98,3 +98,28 @@ def test_n_and_rng_are_checked():
 def test_f_must_be_callable():
     with pytest.raises(TypeError, match="f must be a function of X; got int 3"):
         pa.equivariance_error(3, np.ones((2, 2)), [1, 0])
+
+
+@pytest.mark.parametrize("perm", [[True, False], [2.0, 1.0, 0.0], np.array([1.0, 0.0]), [0, "1"]])
+def test_perm_refuses_booleans_floats_and_text(perm):
+    with pytest.raises(TypeError, match=r"perm must hold integers; got \["):
+        pa.permutation_matrix(perm)
+
+
+def test_perm_with_a_huge_entry_gets_the_template_not_an_overflow():
+    with pytest.raises(ValueError, match=r"got \[0, 1180591620717411303424\] "
+                                         r"\(missing: 1; out of range: 1180591620717411303424\)"):
+        pa.inverse_permutation([0, 2**70])
+
+
+def test_a_long_permutation_is_checked_and_a_long_mistake_is_told_briefly():
+    n = 50_000
+    perm = np.random.default_rng(0).permutation(n)
+    np.testing.assert_array_equal(pa.inverse_permutation(perm)[perm], np.arange(n))
+    wrong = np.zeros(n, dtype=int)  # every entry 0: n − 1 missing values to report
+    with pytest.raises(ValueError) as error:
+        pa.permutation_matrix(wrong)
+    message = str(error.value)
+    assert len(message) < 400, message
+    assert message.startswith("perm must be a permutation of range(50000); got [0, 0,")
+    assert "repeated: 0; missing: 1, 2, 3" in message and "… (49999 entries)" in message

@@ -47,3 +47,14 @@ def test_arrows_follow_the_order_tip_to_tail_and_labels_show_weights():
 def test_bad_inputs_are_explained(V_, weights, order, match):
     with pytest.raises(ValueError, match=match):
         plotting.weighted_sum(V_, weights, order=order)
+
+
+def test_labels_stay_inside_the_axes_and_both_axes_are_labelled():
+    ax = plotting.weighted_sum(V, alpha, ["dog", "bites", "man"])
+    ax.figure.canvas.draw()
+    frame = ax.get_window_extent()
+    for text in ax.texts:
+        box = text.get_window_extent()
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and box.y1 <= frame.y1, text.get_text()
+    assert ax.get_xlabel() and ax.get_ylabel()
+    plt.close(ax.figure)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import posattn as pa
 
-BREAKING = [s for s in pa.SCHEMES if s != "none"]
+SCHEMES = list(pa.SCHEMES)
 
 
 @st.composite
@@ -17,7 +17,8 @@ def sequences(draw, min_n=2, max_n=10):
     d = draw(st.integers(2, 12))
     d_k = 2 * draw(st.integers(1, 4))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    return rng.standard_normal((n, d)), pa.default_projections(d, d_k, draw(st.integers(1, 6)), seed=int(rng.integers(1000)))
+    weights = pa.default_projections(d, d_k, draw(st.integers(1, 6)), seed=int(rng.integers(1000)))
+    return rng.standard_normal((n, d)), weights
 
 
 def _largest_error(X, weights, scheme):
@@ -27,40 +28,74 @@ def _largest_error(X, weights, scheme):
     return max(pa.equivariance_error(f, X, perm) for perm in perms)
 
 
-# ---- the headline: every scheme but "none" breaks equivariance --------------
+# ---- the registry ------------------------------------------------------------------
+
+def test_schemes_come_in_a_stable_order_with_no_none_entry():
+    assert SCHEMES == ["sinusoidal", "learned", "rope", "alibi", "alibi_symmetric", "causal"]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_scheme_returns_q_k_v_mask_bias_and_states_its_equation(scheme, dog_bites_man):
+    X, weights, _ = dog_bites_man
+    f = pa.SCHEMES[scheme]
+    Q, K, V, mask, bias = f(X, *weights)
+    assert Q.shape == K.shape == V.shape == (3, 4)
+    assert mask is None or mask.shape == (3, 3) and mask.dtype == bool
+    assert bias is None or bias.shape == (3, 3)
+    assert any(symbol in f.__doc__ for symbol in ("=", "−")), "the docstring holds the equation"
+    Y, A = pa.scaled_dot_product_attention(Q, K, V, mask=mask, bias=bias)
+    np.testing.assert_array_equal(A, pa.attention_with_positions(X, *weights, scheme)[1])
+
+
+def test_a_new_scheme_is_one_function_in_the_registry(monkeypatch, dog_bites_man):
+    def reverse_keys(X, W_Q, W_K, W_V):
+        """k_j taken from token n − 1 − j."""
+        return X @ W_Q, (X @ W_K)[::-1], X @ W_V, None, None
+
+    monkeypatch.setitem(pa.SCHEMES, "reverse_keys", reverse_keys)
+    X, weights, _ = dog_bites_man
+    _, A = pa.attention_with_positions(X, *weights, scheme="reverse_keys")
+    np.testing.assert_allclose(A, pa.self_attention(X, *weights)[1][:, ::-1], atol=1e-15)
+
+
+# ---- the headline: every scheme breaks equivariance -------------------------------
 
 @given(sequences())
-def test_none_is_exactly_self_attention(inputs):
+def test_no_scheme_is_exactly_self_attention(inputs):
     X, weights = inputs
-    for got, expected in zip(pa.attention_with_positions(X, *weights), pa.self_attention(X, *weights), strict=True):
+    pairs = zip(pa.attention_with_positions(X, *weights), pa.self_attention(X, *weights),
+                strict=True)
+    for got, expected in pairs:
         np.testing.assert_array_equal(got, expected)
 
 
-@given(sequences(), st.sampled_from(BREAKING))
+@given(sequences(), st.sampled_from(SCHEMES))
 def test_every_position_scheme_breaks_permutation_equivariance(inputs, scheme):
     X, weights = inputs
-    if scheme == "alibi" and X.shape[0] == 2:
-        X = np.vstack([X, X[:1] + 1.0])  # with n = 2, |i − j| cannot tell a swap apart (see the mirror test)
+    if scheme == "alibi_symmetric" and X.shape[0] == 2:
+        X = np.vstack([X, X[:1] + 1.0])  # with n = 2, |i − j| cannot tell a swap (a mirror) apart
     assert _largest_error(X, weights, scheme) > 1e-6
 
 
 @given(sequences(max_n=6))
 def test_no_scheme_means_equivariance_up_to_rounding(inputs):
     X, weights = inputs
-    assert _largest_error(X, weights, "none") < 1e-12
+    assert _largest_error(X, weights, None) < 1e-12
 
 
 @given(sequences(min_n=2, max_n=8))
-def test_alibi_cannot_tell_a_sentence_from_its_mirror_image(inputs):
-    # |i − j| is unchanged by reversing the order, so reversal stays a symmetry of ALiBi alone
+def test_symmetric_alibi_cannot_tell_a_sentence_from_its_mirror_image(inputs):
+    # |i − j| is unchanged by reversing the order, so reversal stays a symmetry of that variant
     X, weights = inputs
-    f = lambda X: pa.attention_with_positions(X, *weights, scheme="alibi")  # noqa: E731
-    assert pa.equivariance_error(f, X, np.arange(X.shape[0])[::-1]) < 1e-12
+    mirror = np.arange(X.shape[0])[::-1]
+    for scheme, blind in (("alibi_symmetric", True), ("alibi", False)):
+        f = lambda X: pa.attention_with_positions(X, *weights, scheme=scheme)  # noqa: E731, B023
+        assert (pa.equivariance_error(f, X, mirror) < 1e-12) == blind, scheme
 
 
 def test_position_errors_on_dog_bites_man_are_large(dog_bites_man):
     X, weights, _ = dog_bites_man
-    for scheme in BREAKING:
+    for scheme in SCHEMES:
         assert _largest_error(X, weights, scheme) > 0.1, scheme
 
 
@@ -87,7 +122,8 @@ def test_sinusoidal_shift_by_k_is_one_fixed_linear_map(k, d):
     M_k = pa.sinusoidal_shift(k, d)
     np.testing.assert_allclose(E[:60] @ M_k, E[k:], atol=1e-10)
     np.testing.assert_allclose(M_k @ M_k.T, np.eye(d), atol=1e-12)  # a rotation: lengths are kept
-    np.testing.assert_allclose(M_k @ pa.sinusoidal_shift(1, d), pa.sinusoidal_shift(k + 1, d), atol=1e-12)
+    M_k1 = pa.sinusoidal_shift(k + 1, d)
+    np.testing.assert_allclose(M_k @ pa.sinusoidal_shift(1, d), M_k1, atol=1e-12)
 
 
 # ---- learned ---------------------------------------------------------------------
@@ -140,8 +176,43 @@ def test_causal_mask_makes_A_lower_triangular_with_rows_summing_to_one(inputs):
     np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-12)
 
 
+def test_alibi_is_the_papers_causal_form_by_hand(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    S = (X @ W_Q) @ (X @ W_K).T / 2.0  # √d_k = 2
+    i, j = np.indices((3, 3))
+    S = np.where(j <= i, S - 0.25 * (i - j), -np.inf)  # −m·(i − j) on keys j ≤ i, m = 0.25
+    expected = np.exp(S - S.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    _, A = pa.attention_with_positions(X, W_Q, W_K, W_V, "alibi", slope=0.25)
+    np.testing.assert_allclose(A, expected, atol=1e-15)
+    assert A[0, 0] == 1.0  # the causal mask: the first token sees only itself
+
+
+def test_learned_scheme_takes_a_trained_table(dog_bites_man):
+    X, weights, _ = dog_bites_man
+    table = np.zeros((5, 8))
+    table[1] = 3.0  # only position 1 carries a vector
+    Y, A = pa.attention_with_positions(X, *weights, "learned", table=table)
+    Y_by_hand, A_by_hand = pa.self_attention(X + table[:3], *weights)
+    np.testing.assert_array_equal(A, A_by_hand)
+    np.testing.assert_array_equal(Y, Y_by_hand)
+    with pytest.raises(ValueError, match=r"table must have 8 columns to match X's 8 features"):
+        pa.attention_with_positions(X, *weights, "learned", table=np.zeros((5, 4)))
+    with pytest.raises(ValueError, match=r"n must be at most max_len = 2"):
+        pa.attention_with_positions(X, *weights, "learned", table=np.zeros((2, 8)))
+
+
+def test_options_must_belong_to_the_scheme(dog_bites_man):
+    X, weights, _ = dog_bites_man
+    with pytest.raises(TypeError, match=r"options for scheme 'rope' must be among \(\); got slope"):
+        pa.attention_with_positions(X, *weights, "rope", slope=1.0)
+    with pytest.raises(TypeError, match=r"options must be empty for scheme=None.*got table"):
+        pa.attention_with_positions(X, *weights, table=np.zeros((3, 8)))
+
+
 def test_attention_bias_is_added_to_the_scores():
-    Y, A = pa.scaled_dot_product_attention([[0.0]], [[0.0], [0.0]], [[1.0], [3.0]], bias=[[np.log(3.0), 0.0]])
+    Y, A = pa.scaled_dot_product_attention([[0.0]], [[0.0], [0.0]], [[1.0], [3.0]],
+                                           bias=[[np.log(3.0), 0.0]])
     np.testing.assert_allclose(A, [[0.75, 0.25]])
     np.testing.assert_allclose(Y, [[1.5]])
 
@@ -150,37 +221,43 @@ def test_attention_bias_is_added_to_the_scores():
 
 def test_unknown_scheme_lists_the_valid_ones(dog_bites_man):
     X, weights, _ = dog_bites_man
-    with pytest.raises(ValueError, match=r"scheme must be one of 'none', 'sinusoidal', .*'causal'; got 'sine'"):
-        pa.attention_with_positions(X, *weights, scheme="sine")
+    expected = r"scheme must be one of 'sinusoidal', .*'causal', or None for no positions; got "
+    for wrong in ("sine", "none"):
+        with pytest.raises(ValueError, match=expected + repr(wrong)):
+            pa.attention_with_positions(X, *weights, scheme=wrong)
 
 
 def test_sentence_longer_than_the_learned_table_is_refused():
     with pytest.raises(ValueError, match=r"n must be at most max_len = 64.*got n = 65"):
         pa.learned_positions(65, 8)
     with pytest.raises(ValueError, match=r"n must be at most max_len = 64"):
-        pa.attention_with_positions(np.ones((65, 8)), *pa.default_projections(), scheme="learned")
+        pa.attention_with_positions(np.ones((65, 8)), *pa.default_projections(), "learned")
 
 
 def test_rope_refuses_odd_d_k():
     with pytest.raises(ValueError, match=r"even number of columns \(d_k\).*got d_k = 3"):
         pa.rope(np.ones((2, 3)))
     with pytest.raises(ValueError, match=r"got d_k = 3"):
-        pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(8, 3, 4), scheme="rope")
+        pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(8, 3, 4), "rope")
 
 
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: pa.sinusoidal_positions(3, 4, layout="halves"), ValueError, r"layout must be one of 'interleaved', 'split'"),
+        (lambda: pa.sinusoidal_positions(3, 4, layout="halves"), ValueError,
+         r"layout must be one of 'interleaved', 'split'"),
         (lambda: pa.sinusoidal_shift(1, 5), ValueError, r"d must be even for the shift matrix"),
-        (lambda: pa.alibi_bias(3, slope=-1.0), ValueError, r"slope must be a positive number"),
-        (lambda: pa.rope(np.ones((2, 4)), positions=[0.0]), ValueError, r"positions must have one entry per row of Z \(2\)"),
-        (lambda: pa.frequencies(4, base=1.0), ValueError, r"base must be a number above 1"),
+        (lambda: pa.alibi_bias(3, slope=-1.0), ValueError,
+         r"slope must be a finite number above 0.0; got -1.0"),
+        (lambda: pa.rope(np.ones((2, 4)), positions=[0.0]), ValueError,
+         r"positions must have one entry per row of Z \(2\)"),
+        (lambda: pa.frequencies(4, base=1.0), ValueError,
+         r"base must be a finite number above 1.0; got 1.0"),
         (lambda: pa.causal_mask(0), ValueError, r"n must be at least 1"),
-        (lambda: pa.scaled_dot_product_attention([[1.0]], [[1.0]], [[1.0]], bias=[[0.0, 0.0]]), ValueError,
-         r"bias must have shape \(1, 1\)"),
-        (lambda: pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(), scheme=None), ValueError,
-         r"scheme must be one of .*got None"),
+        (lambda: pa.scaled_dot_product_attention([[1.0]], [[1.0]], [[1.0]], bias=[[0.0, 0.0]]),
+         ValueError, r"bias must have shape \(1, 1\)"),
+        (lambda: pa.attention_with_positions(np.ones((2, 8)), *pa.default_projections(), 3),
+         ValueError, r"scheme must be one of .*got 3"),
     ],
 )
 def test_bad_input_gets_a_clear_message(call, error, message):

@@ -13,7 +13,7 @@ from posattn.widgets import ShuffleExplorer
 LONG = "the quick brown fox jumps over"  # 6 words: the order is typed, not listed
 
 
-def attention(tokens, scheme="none"):
+def attention(tokens, scheme=None):
     X = pa.embed(list(tokens))  # (n, d)
     return pa.attention_with_positions(X, *pa.default_projections(), scheme=scheme)[1]
 
@@ -162,10 +162,10 @@ def test_shuffle_never_repeats_the_order_on_screen(explorer):
 
 
 def test_scheme_control_offers_every_scheme(explorer):
-    assert tuple(explorer.scheme.options) == pa.SCHEMES and explorer.scheme.value == "none"
+    assert tuple(explorer.scheme.options) == ("none", *pa.SCHEMES) and explorer.scheme.value == "none"
 
 
-@pytest.mark.parametrize("scheme", [s for s in pa.SCHEMES if s != "none"])
+@pytest.mark.parametrize("scheme", list(pa.SCHEMES))
 def test_positions_break_the_reordering_and_the_status_measures_it(explorer, scheme):
     explorer.order.value = "1 0 2"  # not the reversal: ALiBi's −m·|i − j| is symmetric, reversal keeps it
     explorer.scheme.value = scheme
@@ -293,9 +293,9 @@ def test_order_options_list_every_order_once():
 
 
 def test_status_says_when_a_scheme_cannot_see_the_reordering():
-    view = state.compute_view(["dog", "bites", "man"], [2, 1, 0], "alibi")  # reversal keeps every |i − j|
+    view = state.compute_view(["dog", "bites", "man"], [2, 1, 0], "alibi_symmetric")  # keeps |i − j|
     assert view.error < state.TOLERANCE
-    assert state.status_line(view).endswith("The 'alibi' positions cannot see this reordering.")
+    assert state.status_line(view).endswith("The 'alibi_symmetric' positions cannot see this reordering.")
 
 
 def test_caption_describes_the_figure_in_words(explorer):

@@ -5,7 +5,7 @@ Math modules need numpy only; ``posattn.plotting`` (matplotlib) and
 """
 
 from .attention import attention_loop, scaled_dot_product_attention, self_attention, softmax
-from .baselines import conv1d, conv_kernel, influence, rnn, rnn_weights, shift_error, symmetries
+from .baselines import conv1d, conv_kernel, influence, rnn, rnn_weights
 from .embeddings import default_projections, embed, tokenize
 from .permutations import (
     all_permutations,
@@ -15,9 +15,10 @@ from .permutations import (
     permutation_matrix,
     permute,
     random_permutation,
+    shift_error,
+    symmetries,
 )
 from .positions import (
-    LAYOUTS,
     SCHEMES,
     alibi_bias,
     attention_with_positions,
@@ -27,39 +28,24 @@ from .positions import (
     sinusoidal_shift,
 )
 from .rope import frequencies, rope
+from .transformer import (
+    encoder,
+    encoder_block,
+    feed_forward,
+    init_encoder_params,
+    layer_norm,
+    multi_head_attention,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "LAYOUTS",
-    "SCHEMES",
-    "alibi_bias",
-    "all_permutations",
-    "attention_loop",
-    "attention_with_positions",
-    "causal_mask",
-    "conv1d",
-    "conv_kernel",
-    "default_projections",
-    "embed",
-    "equivariance_error",
-    "frequencies",
-    "influence",
-    "invariance_error",
-    "inverse_permutation",
-    "learned_positions",
-    "permutation_matrix",
-    "permute",
-    "random_permutation",
-    "rnn",
-    "rnn_weights",
-    "rope",
-    "scaled_dot_product_attention",
-    "self_attention",
-    "shift_error",
-    "sinusoidal_positions",
-    "sinusoidal_shift",
-    "softmax",
-    "symmetries",
-    "tokenize",
+    "SCHEMES", "alibi_bias", "all_permutations", "attention_loop", "attention_with_positions",
+    "causal_mask", "conv1d", "conv_kernel", "default_projections", "embed", "encoder",
+    "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
+    "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
+    "learned_positions", "multi_head_attention", "permutation_matrix", "permute",
+    "random_permutation", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
+    "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
+    "symmetries", "tokenize",
 ]

@@ -2,41 +2,107 @@
 
 Every message follows one template: ``<argument> must be <expectation>; got
 <what came>. <how to fix>`` so a learner sees which argument is wrong and why.
+Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back
+untouched, so the same functions can be differentiated while training.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
+# run a function with float overflow quiet: its own check then raises a clear error instead
+quiet_overflow = np.errstate(over="ignore", invalid="ignore")
 
-def as_matrix(name: str, value, *, ndim: int = 2) -> np.ndarray:
-    """Return ``value`` as a finite, non-empty float64 array with ``ndim`` axes."""
+
+def raw(value):
+    """The plain array inside autograd's ArrayBox (boxes nest when differentiating twice)."""
+    while hasattr(value, "_value"):
+        value = value._value
+    return value
+
+
+def traced(*values) -> bool:
+    """True when autograd traces one of ``values``: then no array may be written in place."""
+    return any(hasattr(v, "_value") for v in values)
+
+
+def shorten(values, limit: int = 8) -> str:
+    """A list for a message: at most ``limit`` entries, then "…" and how many there were."""
+    values = list(values)
+    if len(values) <= limit:
+        return repr(values)
+    return f"[{', '.join(map(repr, values[:limit]))}, … ({len(values)} entries)]"
+
+
+def _not_numbers(name: str, value, why: str) -> TypeError:
+    return TypeError(f"{name} must be an array of numbers; got {type(value).__name__} {why:.120}.")
+
+
+def numbers_array(name: str, value) -> np.ndarray:
     if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"{name} must be an array of numbers; got {type(value).__name__} {value!r}.")
+        raise _not_numbers(name, value, repr(value))
     try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of numbers; got {type(value).__name__} ({exc}).") from None
+        array = np.asarray(value)
+    except (ValueError, OverflowError) as exc:  # ragged nesting, say
+        raise _not_numbers(name, value, f"({exc})") from None
+    if array.dtype.kind == "c":
+        raise TypeError(f"{name} must hold real numbers; got complex values such as "
+                        f"{array.flat[0]!r}. Take .real (or abs) first if that is what you mean.")
+    try:
+        return array.astype(np.float64, copy=False)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _not_numbers(name, value, f"({exc})") from None
+
+
+def as_matrix(name: str, value, *, ndim: int = 2):
+    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is)."""
+    array = numbers_array(name, raw(value))
     if array.ndim != ndim:
         rows = "(n, d) with one row per token" if ndim == 2 else f"{ndim} axes"
-        raise ValueError(f"{name} must be {ndim}-D, shape {rows}; got {array.ndim}-D array of shape {array.shape}.")
+        raise ValueError(f"{name} must be {ndim}-D, shape {rows}; got {array.ndim}-D array of "
+                         f"shape {array.shape}.")
     if array.size == 0:
-        raise ValueError(f"{name} must not be empty; got shape {array.shape}. Give at least one token and one feature.")
-    if not np.isfinite(array).all():
-        bad = np.argwhere(~np.isfinite(array))[0]
-        raise ValueError(
-            f"{name} must hold only finite numbers; got {array[tuple(bad)]} at index {tuple(int(i) for i in bad)}. "
-            "Check for NaN or inf upstream."
-        )
-    return array
+        raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
+                         "Give at least one token and one feature.")
+    check_finite(name, array, "Check for NaN or inf upstream.")
+    return value if traced(value) else array
 
 
-def check_rows_match(name: str, W: np.ndarray, x_name: str, d: int) -> None:
+def check_finite(name: str, value, fix: str):
+    """Refuse NaN and ±inf in ``value`` (e.g. a product that overflowed float64)."""
+    array = raw(value)
+    finite = np.isfinite(array)
+    if not finite.all():
+        bad = tuple(int(i) for i in np.argwhere(~finite)[0])
+        raise ValueError(f"{name} must hold only finite numbers; got {array[bad]} at index {bad}. "
+                         + fix)
+    return value
+
+
+def check_number(name: str, value, low: float = -math.inf, *, above: bool = False):
+    """A real, finite number ≥ ``low`` (> ``low`` when ``above``); an ArrayBox passes as it is."""
+    x = raw(value)
+    x = x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {type(x).__name__} {x!r:.80}.")
+    try:
+        ok = math.isfinite(x) and (x > low if above else x >= low)
+    except OverflowError:  # an int too large for a float
+        ok = False
+    if not ok:
+        bound = "" if low == -math.inf else f" {'above' if above else 'at least'} {low}"
+        raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
+    return value if traced(value) else float(x)
+
+
+def check_rows_match(name: str, W, x_name: str, d: int) -> None:
     """``W`` multiplies ``x_name`` from the right, so it needs ``d`` rows."""
     if W.shape[0] != d:
-        raise ValueError(f"{name} must have {d} rows to match {x_name}'s {d} features; got shape {W.shape}.")
+        raise ValueError(f"{name} must have {d} rows to match {x_name}'s {d} features; "
+                         f"got shape {W.shape}.")
 
 
 def check_same(name: str, size: int, other: str, expected: int, what: str) -> None:
@@ -44,44 +110,61 @@ def check_same(name: str, size: int, other: str, expected: int, what: str) -> No
         raise ValueError(f"{name} must have {expected} {what} to match {other}; got {size}.")
 
 
-def check_perm(perm, n: int | None = None, name: str = "perm") -> np.ndarray:
-    """Return ``perm`` as an int array after checking it permutes ``range(n)``."""
-    if isinstance(perm, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} {perm!r}.")
+def _integers(name: str, perm) -> np.ndarray:
+    """``perm`` as an integer array; booleans, floats and text are refused."""
+    if isinstance(perm, (str, bytes)) or perm is None:
+        raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} "
+                        f"{perm!r:.80}.")
     array = np.asarray(perm)
     if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; got shape {array.shape}.")
-    if array.size and not (np.issubdtype(array.dtype, np.integer) or np.all(np.mod(array, 1) == 0)):
-        raise TypeError(f"{name} must hold integers; got {array.tolist()}.")
-    array = array.astype(np.intp)
-    n = array.size if n is None else n
-    if array.size != n or sorted(array.tolist()) != list(range(n)):
-        values = array.tolist()
-        repeated = sorted({v for v in values if values.count(v) > 1})
-        missing = sorted(set(range(n)) - set(values))
-        extra = sorted(v for v in set(values) if not 0 <= v < n)
-        detail = "; ".join(
-            f"{label}: {', '.join(map(str, items))}"
-            for label, items in (("repeated", repeated), ("missing", missing), ("out of range", extra))
-            if items
-        ) or f"length {array.size}"
-        raise ValueError(f"{name} must be a permutation of range({n}); got {values} ({detail}).")
+        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; "
+                         f"got shape {array.shape}.")
+    integral = array.dtype.kind in "iu" or (array.dtype == object and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in array.tolist()))
+    if array.size and not integral:
+        raise TypeError(f"{name} must hold integers; got {shorten(array.tolist())} "
+                        f"({array.dtype.name}). Use int positions, e.g. [2, 0, 1].")
     return array
+
+
+def check_perm(perm, n: int | None = None, name: str = "perm") -> np.ndarray:
+    """Return ``perm`` as an int array after checking it permutes ``range(n)`` (in O(n))."""
+    array = _integers(name, perm)
+    n = array.size if n is None else n
+    values = array.tolist()  # Python ints: 2**70 compares without overflowing
+    outside = [v for v in values if not 0 <= v < n]
+    inside = np.array([v for v in values if 0 <= v < n], dtype=np.intp) if outside else \
+        array.astype(np.intp)
+    counts = np.bincount(inside, minlength=n)  # how often each of 0 … n − 1 occurs
+    if array.size == n and not outside and (counts == 1).all():
+        return inside
+    detail = "; ".join(f"{label}: {shorten(items)[1:-1]}" for label, items in (
+        ("repeated", np.flatnonzero(counts > 1).tolist()),
+        ("missing", np.flatnonzero(counts == 0).tolist()),
+        ("out of range", sorted(set(outside)))) if items)
+    raise ValueError(f"{name} must be a permutation of range({n}); got {shorten(values)} "
+                     f"({detail}).")
 
 
 def check_mask(mask, n: int, m: int) -> np.ndarray:
     """A boolean (n, m) array, True where query i may attend to key j."""
     array = np.asarray(mask)
     if array.dtype != np.bool_:
-        raise TypeError(f"mask must be a boolean array (True = may attend); got dtype {array.dtype}. Use mask.astype(bool).")
+        raise TypeError(f"mask must be a boolean array (True = may attend); "
+                        f"got dtype {array.dtype}. Use mask.astype(bool).")
     if array.shape != (n, m):
-        raise ValueError(f"mask must have shape ({n}, {m}), one row per query and one column per key; got {array.shape}.")
+        raise ValueError(f"mask must have shape ({n}, {m}), one row per query and one column per "
+                         f"key; got {array.shape}.")
+    if not array.any(axis=1).all():
+        row = int(np.argmin(array.any(axis=1)))
+        raise ValueError(f"mask must let every query attend to at least one key; row {row} is "
+                         "all False.")
     return array
 
 
 def check_int(name: str, value, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r}.")
+        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r:.80}.")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}; got {value}.")
     return int(value)

@@ -1,6 +1,10 @@
 """Scaled dot-product self-attention, vectorised and as a literal loop.
 
     S = Q Kᵀ / √d_k        A = softmax(S) row-wise        Y = A V
+
+Every function here can be differentiated by autograd. Untraced, the n × n scores are
+turned into A in place, so the peak memory stays near the one matrix A that is returned;
+traced (an input is an autograd ArrayBox), each step builds a new array instead.
 """
 
 from __future__ import annotations
@@ -9,18 +13,31 @@ import math
 
 import numpy as np
 
-from ._checks import as_matrix, check_mask, check_rows_match, check_same
+from ._checks import (
+    as_matrix,
+    check_finite,
+    check_mask,
+    check_rows_match,
+    check_same,
+    numbers_array,
+    quiet_overflow,
+    raw,
+    traced,
+)
+
+TOO_LARGE = "The numbers overflow float64: scale X (or the weights) down."
 
 
-def _softmax_inplace(S: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Overwrite ``S`` with softmax(S) along ``axis`` and return it."""
+def _softmax(S, axis: int = -1):
+    """softmax along ``axis``, written into S itself unless autograd traces S."""
     # subtract the row max: softmax is shift-invariant, and exp no longer overflows
-    S -= S.max(axis=axis, keepdims=True)
-    np.exp(S, out=S)
+    S -= S.max(axis=axis, keepdims=True)  # a traced S has no in-place operators: -= builds anew
+    S = np.exp(S) if traced(S) else np.exp(S, out=S)
     S /= S.sum(axis=axis, keepdims=True)
     return S
 
 
+@quiet_overflow
 def softmax(S, axis: int = -1) -> np.ndarray:
     """Turn scores into weights that are positive and sum to 1 along ``axis``.
 
@@ -38,23 +55,46 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     >>> softmax([[0.0, 0.0], [1e300, -1e300]]).tolist()
     [[0.5, 0.5], [1.0, 0.0]]
     """
-    if isinstance(S, (str, bytes)) or S is None:
-        raise TypeError(f"S must be an array of numbers; got {type(S).__name__} {S!r}.")
-    S = np.array(S, dtype=np.float64)  # a copy: the caller's scores stay as they were
-    if S.size == 0:
-        raise ValueError(f"S must not be empty; got shape {S.shape}.")
-    if np.isnan(S).any() or np.isposinf(S).any():
-        raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. Check the scores upstream.")
-    dead = np.isneginf(S).all(axis=axis)
+    values = numbers_array("S", raw(S))
+    if values.size == 0:
+        raise ValueError(f"S must not be empty; got shape {values.shape}.")
+    ndim = values.ndim
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+        raise ValueError(f"axis must be an integer from {-ndim} to {ndim - 1} "
+                         f"for S of shape {values.shape}; got {axis!r}.")
+    if np.isnan(values).any() or np.isposinf(values).any():
+        raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. "
+                         "Check the scores upstream.")
+    dead = np.isneginf(values).all(axis=axis)
     if dead.any():
         where = np.argwhere(np.atleast_1d(dead))[0].tolist()
         raise ValueError(
-            f"S must leave at least one finite score in every softmax row; the row at {where} is entirely -inf "
-            "(fully masked), which would give 0/0 = NaN. Let every query attend to at least one key."
-        )
-    return _softmax_inplace(S, axis=axis)
+            f"S must leave at least one finite score in every softmax row; the row at {where} is "
+            "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
+            "at least one key.")
+    return _softmax(S if traced(S) else np.array(values), axis=axis)  # the caller's S stays
 
 
+def _scores(Q, K, bias, keep):
+    """S = Q Kᵀ/√d_k + B, and −inf where ``keep`` is False; in place unless autograd traces it."""
+    S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
+    S *= 1.0 / math.sqrt(Q.shape[1])  # keeps the scores' spread near 1 whatever d_k is
+    if bias is not None:
+        B = as_matrix("bias", bias)
+        if B.shape != S.shape:
+            raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
+                             f"per key; got {B.shape}.")
+        S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
+    check_finite("the scores S = Q Kᵀ/√d_k + B", S, TOO_LARGE)
+    if keep is None:
+        return S
+    if traced(S):
+        return S + np.where(keep, 0.0, -np.inf)
+    S[~keep] = -np.inf  # exp(-inf) = 0: masked keys get weight exactly 0
+    return S
+
+
+@quiet_overflow
 def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndarray, np.ndarray]:
     """Attend every query to every key and mix the values.
 
@@ -79,35 +119,31 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
     m = K.shape[0]
     check_same("K", K.shape[1], "Q's d_k", d_k, "columns")
     check_same("V", V.shape[0], "K's rows (one value per key)", m, "rows")
-    S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
-    S *= 1.0 / math.sqrt(d_k)  # keeps the scores' spread near 1 whatever d_k is
-    if bias is not None:
-        B = as_matrix("bias", bias)
-        if B.shape != S.shape:
-            raise ValueError(f"bias must have shape {S.shape}, one row per query and one column per key; got {B.shape}.")
-        S += B  # S = Q Kᵀ/√d_k + B
-    if mask is not None:
-        keep = check_mask(mask, n, m)
-        if not keep.any(axis=1).all():
-            row = int(np.argmin(keep.any(axis=1)))
-            raise ValueError(f"mask must let every query attend to at least one key; row {row} is all False.")
-        S[~keep] = -np.inf  # exp(-inf) = 0: masked keys get weight exactly 0
-    A = _softmax_inplace(S)  # (n, m), rows sum to 1
+    A = _softmax(_scores(Q, K, bias, None if mask is None else check_mask(mask, n, m)))  # (n, m)
     Y = A @ V  # (n, m) @ (m, d_v) -> (n, d_v)
-    return Y, A
+    return check_finite("Y = A V", Y, TOO_LARGE), A
 
 
-def _project(X, W_Q, W_K, W_V):
+def inputs(X, W_Q, W_K, W_V):
+    """X and the three weight matrices, checked: W_Q, W_K, W_V need d rows, W_Q and W_K agree."""
     X = as_matrix("X", X)
-    d = X.shape[1]
-    weights = []
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
-        W = as_matrix(name, W)
-        check_rows_match(name, W, "X", d)
-        weights.append(W)
-    W_Q, W_K, W_V = weights
-    check_same("W_K", W_K.shape[1], "W_Q's d_k (q·k needs equal lengths)", W_Q.shape[1], "columns")
-    return X, W_Q, W_K, W_V
+    W = [as_matrix(name, W) for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V))]
+    for name, W_i in zip(("W_Q", "W_K", "W_V"), W, strict=True):
+        check_rows_match(name, W_i, "X", X.shape[1])
+    check_same("W_K", W[1].shape[1], "W_Q's d_k (q·k needs equal lengths)", W[0].shape[1],
+               "columns")
+    return X, *W
+
+
+@quiet_overflow
+def project(X, W_Q, W_K, W_V):
+    """Q, K, V = X W_Q, X W_K, X W_V for checked inputs, refusing products that overflow."""
+    Q = X @ W_Q  # (n, d) @ (d, d_k) -> (n, d_k)
+    K = X @ W_K  # (n, d) @ (d, d_k) -> (n, d_k)
+    V = X @ W_V  # (n, d) @ (d, d_v) -> (n, d_v)
+    for name, M in (("Q = X W_Q", Q), ("K = X W_K", K), ("V = X W_V", V)):
+        check_finite(name, M, TOO_LARGE)
+    return Q, K, V
 
 
 def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]:
@@ -129,13 +165,10 @@ def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]
     >>> A.shape, Y.shape
     ((2, 2), (2, 1))
     """
-    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)
-    Q = X @ W_Q  # (n, d) @ (d, d_k) -> (n, d_k)
-    K = X @ W_K  # (n, d) @ (d, d_k) -> (n, d_k)
-    V = X @ W_V  # (n, d) @ (d, d_v) -> (n, d_v)
-    return scaled_dot_product_attention(Q, K, V, mask=mask)
+    return scaled_dot_product_attention(*project(*inputs(X, W_Q, W_K, W_V)), mask=mask)
 
 
+@quiet_overflow
 def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:
     """Self-attention written as the formulas, one index at a time (for teaching).
 
@@ -149,7 +182,7 @@ def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:
     >>> bool(np.allclose(attention_loop(X, W, W, W)[0], self_attention(X, W, W, W)[0], atol=1e-12))
     True
     """
-    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)
+    X, W_Q, W_K, W_V = (raw(M) for M in inputs(X, W_Q, W_K, W_V))
     n, d_k = X.shape[0], W_Q.shape[1]
     q = [X[i] @ W_Q for i in range(n)]  # q_i = x_i W_Q, each (d_k,)
     k = [X[j] @ W_K for j in range(n)]  # k_j = x_j W_K, each (d_k,)
@@ -158,9 +191,10 @@ def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:
     Y = np.zeros((n, W_V.shape[1]))
     for i in range(n):
         scores = [float(q[i] @ k[j]) / math.sqrt(d_k) for j in range(n)]
+        check_finite(f"the scores q_{i}·k_j/√d_k", np.array(scores), TOO_LARGE)
         top = max(scores)  # shift by the max; softmax does not change
         Z = sum(math.exp(s - top) for s in scores)  # Σ_l exp(q_i·k_l/√d_k)
         for j in range(n):
             A[i, j] = math.exp(scores[j] - top) / Z
             Y[i] += A[i, j] * v[j]  # y_i = Σ_j α_ij v_j
-    return Y, A
+    return check_finite("Y", Y, TOO_LARGE), A

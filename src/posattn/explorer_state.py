@@ -18,11 +18,13 @@ import numpy as np
 from ._checks import check_perm
 from .embeddings import default_projections, embed, tokenize
 from .permutations import inverse_permutation, permutation_matrix
-from .positions import SCHEMES, attention_with_positions
+from .positions import SCHEMES as POSITION_SCHEMES
+from .positions import attention_with_positions
 
 MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
 MAX_LISTED = 4  # up to 4 words (4! = 24 orders) the order is picked from a list
 TOLERANCE = 1e-12  # "equal up to floating point": rounding noise is ~1e-16
+SCHEMES = ("none", *POSITION_SCHEMES)  # the explorer's list: "none" is scheme=None
 
 
 def parse_sentence(text: str) -> list[str]:
@@ -121,8 +123,9 @@ def compute_view(tokens, perm, scheme: str = "none") -> View:
     perm = check_perm(perm, len(tokens))
     X = embed(list(tokens))  # (n, d)
     W_Q, W_K, W_V = default_projections()
-    Y, A = attention_with_positions(X, W_Q, W_K, W_V, scheme=scheme)
-    Y_shuffled, A_shuffled = attention_with_positions(X[perm], W_Q, W_K, W_V, scheme=scheme)  # P X = X[perm]
+    positions = None if scheme == "none" else scheme
+    Y, A = attention_with_positions(X, W_Q, W_K, W_V, scheme=positions)
+    Y_shuffled, A_shuffled = attention_with_positions(X[perm], W_Q, W_K, W_V, scheme=positions)  # P X = X[perm]
     P = permutation_matrix(perm)
     error = float(np.max(np.abs(A_shuffled - P @ A @ P.T)))  # (n, n) @ (n, n) @ (n, n) -> (n, n)
     Y_error = float(np.max(np.abs(Y_shuffled - P @ Y)))  # (n, n) @ (n, d_v) -> (n, d_v)

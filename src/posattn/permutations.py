@@ -8,11 +8,11 @@ Its matrix P satisfies ``P @ X == X[perm]``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from ._checks import as_matrix, check_int, check_perm
+from ._checks import as_matrix, check_finite, check_int, check_perm, numbers_array, quiet_overflow
 
 
 def permutation_matrix(perm) -> np.ndarray:
@@ -58,7 +58,8 @@ def random_permutation(n: int, rng: np.random.Generator | int | None = None) -> 
     """
     n = check_int("n", n)
     if rng is not None and not isinstance(rng, (np.random.Generator, int, np.integer)):
-        raise TypeError(f"rng must be a numpy Generator or an integer seed; got {type(rng).__name__}.")
+        raise TypeError(f"rng must be a numpy Generator or an integer seed; "
+                        f"got {type(rng).__name__}.")
     return np.random.default_rng(rng).permutation(n)
 
 
@@ -70,13 +71,20 @@ def all_permutations(n: int) -> Iterator[np.ndarray]:
     """
     n = check_int("n", n)
     if n > 8:
-        raise ValueError(f"n must be at most 8 to list every order ({n}! is too many); got {n}. Sample with random_permutation.")
+        raise ValueError(f"n must be at most 8 to list every order ({n}! is too many); got {n}. "
+                         "Sample with random_permutation.")
     return (np.array(p) for p in itertools.permutations(range(n)))
 
 
 def _first(output) -> np.ndarray:
-    """Functions that return (Y, A) are compared on Y."""
-    return np.asarray(output[0] if isinstance(output, tuple) else output, dtype=np.float64)
+    """f's output as finite float64 numbers; functions that return (Y, A) are compared on Y."""
+    output = numbers_array("f(X)", output[0] if isinstance(output, tuple) else output)
+    return check_finite("f(X)", output, "Make f return finite numbers for this X.")
+
+
+@quiet_overflow
+def _worst(difference: np.ndarray) -> float:
+    return float(check_finite("f(X) − f(X')", np.max(np.abs(difference)), "f's outputs overflow."))
 
 
 def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -100,8 +108,9 @@ def equivariance_error(f: Callable, X, perm) -> float:
     """
     before, after, perm = _check_call(f, X, perm)
     if before.shape[:1] != (perm.size,):
-        raise ValueError(f"f must return one row per token ({perm.size}) to be compared row by row; got shape {before.shape}.")
-    return float(np.max(np.abs(after - before[perm])))
+        raise ValueError(f"f must return one row per token ({perm.size}) to be compared row by "
+                         f"row; got shape {before.shape}.")
+    return _worst(after - before[perm])
 
 
 def invariance_error(f: Callable, X, perm) -> float:
@@ -111,4 +120,43 @@ def invariance_error(f: Callable, X, perm) -> float:
     0.0
     """
     before, after, _ = _check_call(f, X, perm)
-    return float(np.max(np.abs(after - before)))
+    return _worst(after - before)
+
+
+def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
+    """How far f is from shift equivariance inside: max_t |f(X shifted by k)[t] − f(X)[t − k]|.
+
+    The shift is cyclic (np.roll); rows t with margin + k ≤ t < n − margin are compared.
+
+    >>> shift_error(lambda X: 2 * X, np.arange(6.0)[:, None])
+    0.0
+    """
+    X = as_matrix("X", X)
+    k, margin = check_int("k", k), check_int("margin", margin, minimum=0)
+    n = X.shape[0]
+    if n - margin <= margin + k:
+        raise ValueError(f"X must have more than {2 * margin + k} rows to leave an interior to "
+                         f"compare; got {n}.")
+    before, after = _first(f(X)), _first(f(np.roll(X, k, axis=0)))
+    rows = np.arange(margin + k, n - margin)
+    return _worst(after[rows] - before[rows - k])
+
+
+def symmetries(f: Callable, X, perms: Iterable, tol: float = 1e-9) -> dict[str, bool | None]:
+    """Measure f's symmetries on X: invariant, permutation- and shift-equivariant (inside).
+
+    Equivariance needs one output row per token; for one pooled vector it is None (does not apply).
+
+    >>> symmetries(lambda X: X.sum(axis=0), np.eye(4), [[1, 0, 2, 3]])
+    {'invariant': True, 'permutation-equivariant': None, 'shift-equivariant': None}
+    """
+    X = as_matrix("X", X)
+    perms = [np.asarray(p) for p in perms]
+    out = _first(f(X))
+    per_token = out.ndim == 2 and out.shape[0] == X.shape[0]
+    equivariant = max(equivariance_error(f, X, p) for p in perms) < tol if per_token else None
+    return {
+        "invariant": max(invariance_error(f, X, p) for p in perms) < tol,
+        "permutation-equivariant": equivariant,
+        "shift-equivariant": shift_error(f, X) < tol if per_token else None,
+    }

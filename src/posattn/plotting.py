@@ -161,13 +161,16 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
         arrow = {"arrowstyle": "-|>", "color": colour, "lw": 2.5, "shrinkA": 0, "shrinkB": 0}
         ax.annotate("", tip + alpha[j] * V[j], tip, arrowprops=arrow)
         ax.scatter(*V[j], s=70, color=colour, edgecolor="black", zorder=3)
-        ax.annotate(f"{labels[j]}  α={alpha[j]:.2f}", V[j], xytext=(7, 5), textcoords="offset points")
+        # centred above its dot: a label beside a dot at the edge ran into the axes' frame
+        ax.annotate(f"{labels[j]}  α={alpha[j]:.2f}", V[j], xytext=(0, 9),
+                    textcoords="offset points", ha="center")
         tip = tip + alpha[j] * V[j]
     ax.plot(*tip, marker="*", markersize=18, color="black", linestyle="none", label="y = Σ α_j v_j")
     ax.annotate("y", tip, xytext=(9, -16), textcoords="offset points", fontweight="bold")
     ax.plot(0.0, 0.0, marker="o", markersize=4, color="0.4")
-    ax.set(aspect="equal", title=title or "")
-    ax.margins(0.25)  # room for the labels beside the dots
+    ax.set(aspect="equal", title=title or "", xlabel="entry 1 of a value",
+           ylabel="entry 2 of a value")
+    ax.margins(0.25)  # room for the labels above the dots
     ax.grid(alpha=0.3)
     return ax
 
@@ -192,3 +195,13 @@ def error_scatter(sizes, errors, *, threshold=1e-12, floor=1e-18, ax=None):
     ax.set(yscale="log", ylim=(floor / 10, None), xlabel="sequence length n", ylabel="largest difference")
     ax.legend(loc="center right", fontsize=10)
     return ax
+
+
+def cell_grid(ax, colour: str = "0.6") -> None:
+    """Thin lines between a heatmap's cells, so neighbouring cells of one colour can be told apart."""
+    rows, cols = ax.images[-1].get_array().shape
+    ax.set_xticks(np.arange(cols + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(rows + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color=colour, linewidth=0.8)
+    ax.grid(which="major", visible=False)
+    ax.tick_params(which="minor", length=0)

@@ -1,28 +1,28 @@
-"""Putting position back: five ways to break attention's permutation symmetry.
+"""Putting position back: one registry of schemes that break attention's permutation symmetry.
 
-    sinusoidal, learned   X + E, E[p] an encoding of position p      (added to the input)
-    rope                  q_i, k_j turned by angles ∝ i and j          (rotates queries and keys)
-    alibi                 S_ij − m·|i − j|                            (biases the scores)
-    causal                α_ij = 0 for j > i                          (masks the scores)
-
-:func:`attention_with_positions` runs self-attention under one named scheme.
+``SCHEMES`` maps a name to one small function ``f(X, W_Q, W_K, W_V, **options)`` that
+returns ``(Q, K, V, mask, bias)`` for :func:`~posattn.scaled_dot_product_attention`;
+its docstring holds its equation. No positions at all is ``scheme=None``. Adding a
+scheme is one function here, decorated with ``@_scheme("name")``, and its tests.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
+from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import check_int
-from .attention import _project, scaled_dot_product_attention
+from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
+from .attention import inputs, project, scaled_dot_product_attention, self_attention
 from .rope import frequencies, rope
 
-SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "causal")
-LAYOUTS = ("interleaved", "split")
+SCHEMES: dict[str, Callable] = {}  # name -> scheme, in the order they are defined below
 
 
-def sinusoidal_positions(n: int, d: int, layout: str = "interleaved", base: float = 10000.0) -> np.ndarray:
+def sinusoidal_positions(n: int, d: int, layout: str = "interleaved",
+                         base: float = 10000.0) -> np.ndarray:
     """The original transformer's encodings E, shape (n, d), to be added to X.
 
     interleaved (the paper's): E[p, 2i] = sin(p ω_i),  E[p, 2i+1] = cos(p ω_i),  ω_i = base^(−2i/d)
@@ -32,10 +32,10 @@ def sinusoidal_positions(n: int, d: int, layout: str = "interleaved", base: floa
     [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.1, 0.995]]
     """
     n, d = check_int("n", n), check_int("d", d)
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}; got {layout!r}.")
+    if layout not in ("interleaved", "split"):
+        raise ValueError(f"layout must be one of 'interleaved', 'split'; got {layout!r:.80}.")
     theta = np.outer(np.arange(n), frequencies(d, base))  # (n,) outer (⌈d/2⌉,) -> (n, ⌈d/2⌉)
-    E = np.stack([np.sin(theta), np.cos(theta)], axis=2).reshape(n, -1)[:, :d]  # sin, cos, sin, cos, …
+    E = np.stack([np.sin(theta), np.cos(theta)], axis=2).reshape(n, -1)[:, :d]  # sin, cos, …
     if layout == "split":
         E = np.concatenate([E[:, 0::2], E[:, 1::2]], axis=1)  # sin, sin, …, cos, cos, …
     return E
@@ -50,9 +50,10 @@ def sinusoidal_shift(k: float, d: int, base: float = 10000.0) -> np.ndarray:
     >>> bool(np.allclose(E[:3] @ sinusoidal_shift(2, 4), E[2:]))
     True
     """
-    d = check_int("d", d)
+    k, d = check_number("k", k), check_int("d", d)
     if d % 2:
-        raise ValueError(f"d must be even for the shift matrix (a sine needs its cosine partner); got d = {d}.")
+        raise ValueError(f"d must be even for the shift matrix (a sine needs its cosine partner); "
+                         f"got d = {d}.")
     M = np.zeros((d, d))
     for i, w in enumerate(frequencies(d, base)):
         c, s = math.cos(k * w), math.sin(k * w)
@@ -71,26 +72,31 @@ def learned_positions(n: int, d: int, max_len: int = 64, seed: int = 0) -> np.nd
     """
     n, d = check_int("n", n), check_int("d", d)
     max_len, seed = check_int("max_len", max_len), check_int("seed", seed, minimum=0)
+    _check_length(n, max_len)
+    return np.random.default_rng(seed).normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))[:n]
+
+
+def _check_length(n: int, max_len: int) -> None:
     if n > max_len:
-        raise ValueError(f"n must be at most max_len = {max_len}, the number of rows in the learned table; got n = {n}. "
-                         "A learned table knows no position it never saw: shorten the sentence or raise max_len.")
-    table = np.random.default_rng(seed).normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))  # (max_len, d)
-    return table[:n]
+        raise ValueError(f"n must be at most max_len = {max_len}, the number of rows in the "
+                         f"learned table; got n = {n}. A learned table knows no position it never "
+                         "saw: shorten the sentence or use a longer table.")
 
 
+@quiet_overflow
 def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
     """ALiBi's score bias B[i, j] = −m·|i − j|: the farther apart, the lower the score.
 
-    The default m = 1/2 is the paper's slope for head 1 of 8 (slopes 2^−1, 2^−2, …, 2^−8).
+    On keys j ≤ i this is the paper's −m·(i − j). The default m = 1/2 is the paper's
+    slope for head 1 of 8 (slopes 2^−1, 2^−2, …, 2^−8).
 
     >>> alibi_bias(3).tolist()
     [[-0.0, -0.5, -1.0], [-0.5, -0.0, -0.5], [-1.0, -0.5, -0.0]]
     """
-    n = check_int("n", n)
-    if isinstance(slope, bool) or not isinstance(slope, (int, float)) or not 0 < slope < math.inf:
-        raise ValueError(f"slope must be a positive number (the paper's head 1 uses 0.5); got {slope!r}.")
+    n, m = check_int("n", n), check_number("slope", slope, 0.0, above=True)
     i = np.arange(n)
-    return -float(slope) * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
+    B = -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
+    return check_finite("the bias −m·|i − j|", B, f"slope = {m} is too large for n = {n}.")
 
 
 def causal_mask(n: int) -> np.ndarray:
@@ -102,23 +108,99 @@ def causal_mask(n: int) -> np.ndarray:
     return np.tri(check_int("n", n), dtype=bool)
 
 
-def attention_with_positions(X, W_Q, W_K, W_V, scheme: str = "none") -> tuple[np.ndarray, np.ndarray]:
+def _scheme(name: str):
+    def register(f: Callable) -> Callable:
+        SCHEMES[name] = f
+        return f
+    return register
+
+
+@_scheme("sinusoidal")
+def _sinusoidal(X, W_Q, W_K, W_V):
+    """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
+    X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
+    return (*project(X + sinusoidal_positions(*X.shape), W_Q, W_K, W_V), None, None)
+
+
+@_scheme("learned")
+def _learned(X, W_Q, W_K, W_V, table=None):
+    """X + E with E = rows 0 … n − 1 of a (max_len, d) table: added to the input.
+
+    ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
+    """
+    X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
+    n, d = X.shape
+    if table is None:
+        return (*project(X + learned_positions(n, d), W_Q, W_K, W_V), None, None)
+    table = as_matrix("table", table)
+    if table.shape[1] != d:
+        raise ValueError(f"table must have {d} columns to match X's {d} features; "
+                         f"got shape {table.shape}.")
+    _check_length(n, table.shape[0])
+    return (*project(X + table[:n], W_Q, W_K, W_V), None, None)
+
+
+@_scheme("rope")
+def _rope(X, W_Q, W_K, W_V):
+    """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
+    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    return rope(Q), rope(K), V, None, None
+
+
+@_scheme("alibi")
+def _alibi(X, W_Q, W_K, W_V, slope=0.5):
+    """S_ij − m·(i − j) on keys j ≤ i, with the causal mask: the paper's ALiBi.
+
+    Press et al. 2022, "Train Short, Test Long": a penalty that grows with the distance
+    back to each earlier key, designed so that a model trained on short sequences keeps
+    working on longer ones (length extrapolation).
+    """
+    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    n = Q.shape[0]
+    return Q, K, V, causal_mask(n), alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
+
+
+@_scheme("alibi_symmetric")
+def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
+    """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
+    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    return Q, K, V, None, alibi_bias(Q.shape[0], slope)
+
+
+@_scheme("causal")
+def _causal(X, W_Q, W_K, W_V):
+    """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
+    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    return Q, K, V, causal_mask(Q.shape[0]), None
+
+
+def _lookup(scheme, options: dict) -> Callable:
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}, or None for no "
+                         f"positions; got {scheme!r:.80}.")
+    allowed = list(inspect.signature(SCHEMES[scheme]).parameters)[4:]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"options for scheme {scheme!r} must be among ({', '.join(allowed)}); "
+                        f"got {', '.join(unknown)}.")
+    return SCHEMES[scheme]
+
+
+def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
+                             **options) -> tuple[np.ndarray, np.ndarray]:
     """Self-attention with position put back by one scheme from :data:`SCHEMES`.
 
-    "none" is exactly :func:`self_attention`; see the module docstring for the rest.
+    ``scheme=None`` is exactly :func:`self_attention`; ``options`` go to the scheme
+    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes).
 
     >>> X, (W_Q, W_K, W_V) = np.eye(3, 8), [np.eye(8, 4)] * 3
-    >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in ("none", "rope")]
+    >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]
     [(3, 3), (3, 3)]
     """
-    if not isinstance(scheme, str) or scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}; got {scheme!r}.")
-    X, W_Q, W_K, W_V = _project(X, W_Q, W_K, W_V)  # checked once, here
-    n, d = X.shape
-    if scheme in ("sinusoidal", "learned"):
-        X = X + (sinusoidal_positions(n, d) if scheme == "sinusoidal" else learned_positions(n, d))  # into the input
-    Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_k or d_v) -> (n, d_k), (n, d_k), (n, d_v)
-    if scheme == "rope":
-        Q, K = rope(Q), rope(K)  # into the queries and keys, by rotation
-    return scaled_dot_product_attention(Q, K, V, mask=causal_mask(n) if scheme == "causal" else None,
-                                        bias=alibi_bias(n) if scheme == "alibi" else None)
+    if scheme is None:
+        if options:
+            raise TypeError(f"options must be empty for scheme=None (no positions); "
+                            f"got {', '.join(options)}.")
+        return self_attention(X, W_Q, W_K, W_V)
+    Q, K, V, mask, bias = _lookup(scheme, options)(X, W_Q, W_K, W_V, **options)
+    return scaled_dot_product_attention(Q, K, V, mask=mask, bias=bias)

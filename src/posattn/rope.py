@@ -1,16 +1,16 @@
 """Rotary position embedding (RoPE): rotate q and k by angles that grow with position.
 
 Pairs of coordinates (2i, 2i+1) — interleaved, as in the RoFormer paper — are
-turned by the angle pos·ω_i, with the same frequencies ω_i = base^(−2i/d) as the
-sinusoidal encoding. Because R(a)ᵀ R(b) = R(b − a), the score between a rotated
-query at i and a rotated key at j depends on the offset j − i only.
+turned by the angle pos·ω_i, with frequencies ω_i = base^(−2i/d_k) (the sinusoidal
+encoding's formula, for the length d_k of a query). Because R(a)ᵀ R(b) = R(b − a),
+the score between a rotated query at i and a rotated key at j depends on j − i only.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_matrix, check_int
+from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow, raw
 
 
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
@@ -22,8 +22,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     [1.0, 0.1]
     """
     d = check_int("d", d)
-    if not base > 1.0:
-        raise ValueError(f"base must be a number above 1 (the paper uses 10000); got {base!r}.")
+    base = check_number("base", base, 1.0, above=True)  # the paper uses 10000
     i = np.arange((d + 1) // 2)
     return base ** (-2.0 * i / d)  # (⌈d/2⌉,)
 
@@ -31,12 +30,13 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
 def _positions(positions, n: int) -> np.ndarray:
     if positions is None:
         return np.arange(n, dtype=np.float64)
-    p = as_matrix("positions", positions, ndim=1)
+    p = raw(as_matrix("positions", positions, ndim=1))  # positions are data, never trained
     if p.size != n:
         raise ValueError(f"positions must have one entry per row of Z ({n}); got {p.size}.")
     return p
 
 
+@quiet_overflow
 def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     """Rotate each row z_p of Z (a query or a key) by its position p.
 
@@ -57,12 +57,10 @@ def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     Z = as_matrix("Z", Z)
     n, d_k = Z.shape
     if d_k % 2:
-        raise ValueError(f"Z must have an even number of columns (d_k) for RoPE, which turns pairs of coordinates; "
-                         f"got d_k = {d_k}. Choose an even d_k.")
-    theta = np.outer(_positions(positions, n), frequencies(d_k, base))  # (n,) outer (d_k/2,) -> (n, d_k/2)
-    cos, sin = np.cos(theta), np.sin(theta)
-    even, odd = Z[:, 0::2], Z[:, 1::2]  # (n, d_k/2) each: the pairs (z_2i, z_2i+1)
-    out = np.empty_like(Z)
-    out[:, 0::2] = even * cos - odd * sin
-    out[:, 1::2] = even * sin + odd * cos
-    return out
+        raise ValueError(f"Z must have an even number of columns (d_k) for RoPE, which turns pairs "
+                         f"of coordinates; got d_k = {d_k}. Choose an even d_k.")
+    theta = _positions(positions, n)[:, None] * frequencies(d_k, base)  # (n, 1) * (d_k/2,)
+    cos = np.repeat(np.cos(theta), 2, axis=1)  # (n, d_k): cos(p ω_i) for both of pair i
+    sin = np.repeat(np.sin(theta), 2, axis=1) * np.tile([-1.0, 1.0], d_k // 2)  # −sin, +sin
+    partner = Z[:, np.arange(d_k) ^ 1]  # (n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
+    return check_finite("rope(Z)", Z * cos + partner * sin, "Z is too large: scale it down.")

@@ -1,13 +1,30 @@
 """Self-checking exercises: one module per notebook (``posattn.exercises.nb01`` …).
 
-A checker takes the learner's answer and returns :class:`Feedback`, which shows
-"Right" or what is wrong, and never prints the solution. Solutions live apart,
-in the repository's ``solutions/`` folder.
+A checker takes the learner's answer and returns :class:`Feedback`: "Right" or a hint, never the
+solution, and never an exception, whatever it is given. Solutions live apart, in the repository's
+``solutions/`` folder.
+
+A checker is written as a plain function, decorated with :func:`checker`: it returns the message
+for a right answer and raises :class:`NotYet` with a hint otherwise. The helpers below turn a
+learner's answer into an array, or call a learner's function, raising ``NotYet`` when they cannot.
+
+>>> @checker("a number")
+... def check_two(x):
+...     if as_array(x, "x", ()) != 2:
+...         raise NotYet("count again.")
+...     return "two it is."
+>>> check_two(...), check_two(3), check_two("two"), check_two(2)
+(❌ Not yet: replace the ... with a number, then run the cell again., ❌ Not yet: count again., \
+❌ Not yet: x must be numbers; got str 'two'., ✅ Right: two it is.)
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -24,6 +41,93 @@ class Feedback:
         return self.ok
 
 
+class NotYet(Exception):
+    """Raised inside a checker: the answer is not right yet, and the message is the hint."""
+
+
+def checker(what: str) -> Callable:
+    """Make ``check(answer, …)`` return Feedback and never raise.
+
+    A placeholder answer (``...`` or None) asks for ``what``; :class:`NotYet` becomes its hint;
+    any other exception, raised while looking at an unexpected answer, is named in a hint.
+    """
+
+    def decorate(check: Callable) -> Callable:
+        @functools.wraps(check)
+        def checked(*answers) -> Feedback:
+            if any(a is ... or a is None for a in answers):
+                return Feedback(False, f"replace the ... with {what}, then run the cell again.")
+            try:
+                return Feedback(True, check(*answers))
+            except NotYet as hint:
+                return Feedback(False, str(hint))
+            except Exception as exc:  # noqa: BLE001 - an answer of any kind may fail in any way
+                return Feedback(False, f"this answer could not be checked ({type(exc).__name__}: "
+                                       f"{_short(exc)}). The exercise asks for {what}.")
+
+        return checked
+
+    return decorate
+
+
+def _short(value, limit: int = 120) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
+    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint."""
+    if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
+        raise NotYet(f"{name} must be numbers; got {type(answer).__name__} {_short(repr(answer), 40)}.")
+    try:
+        array = np.asarray(answer)
+        if np.iscomplexobj(array):
+            raise NotYet(f"{name} must be real numbers; got a complex value.")
+        array = array.astype(np.float64)
+    except (TypeError, ValueError):
+        raise NotYet(f"{name} must be numbers in a list or an array; got "
+                     f"{_short(repr(answer), 60)}.") from None
+    if shape is not None and array.shape != tuple(shape):
+        raise NotYet(f"{name} should have shape {tuple(shape)}; got {array.shape}.")
+    if not np.isfinite(array).all():
+        raise NotYet(f"{name} holds NaN or inf; every entry should be a finite number.")
+    return array
+
+
+def as_vector(answer, n: int, name: str) -> np.ndarray:
+    """The answer as a finite vector of ``n`` numbers, or NotYet."""
+    return as_array(answer, name, (n,))
+
+
+def as_choice(answer, options, name: str = "choice") -> str:
+    """The answer as one of ``options`` (strings, compared without case or spaces), or NotYet."""
+    text = answer.strip().lower() if isinstance(answer, str) else None
+    if text not in options:
+        listed = ", ".join(map(repr, options))
+        raise NotYet(f"{name} must be one of {listed}; got {_short(repr(answer), 40)}.")
+    return text
+
+
+def call(f, *args, name: str = "your function"):
+    """Call the learner's function ``f``; its errors and empty returns become NotYet."""
+    if not callable(f):
+        raise NotYet(f"{name} must be a function; got {type(f).__name__}.")
+    try:
+        out = f(*args)
+    except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
+        raise NotYet(f"{name} raised {type(exc).__name__}: {_short(exc)}") from None
+    if out is ... or out is None:
+        raise NotYet(f"{name} returns nothing yet: replace the ... after `return`.")
+    return out
+
+
+def close(got, expected, tol: float = 1e-9) -> bool:
+    """True when two arrays have the same shape and agree to ``tol``."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=0, atol=tol))
+
+
+# The earlier style, kept until every module raises NotYet (to be removed with the last user).
 def right(message: str) -> Feedback:
     return Feedback(True, message)
 
@@ -33,14 +137,12 @@ def not_yet(message: str) -> Feedback:
 
 
 def unanswered(answer, what: str) -> Feedback | None:
-    """Feedback for a placeholder answer (``...`` or ``None``), else None."""
     if answer is ... or answer is None:
         return not_yet(f"replace the ... with {what}, then run the cell again.")
     return None
 
 
 def function_answer(f, name: str, of: str, what: str | None = None) -> Feedback | None:
-    """Feedback when a function answer is still the placeholder or is not a function, else None."""
     if (missing := unanswered(f, what or f"a function of {of}")) is not None:
         return missing
     if not callable(f):
@@ -49,7 +151,6 @@ def function_answer(f, name: str, of: str, what: str | None = None) -> Feedback 
 
 
 def returned_nothing(got) -> Feedback | None:
-    """Feedback when the learner's function still returns the placeholder, else None."""
     if got is ... or got is None:
         return not_yet("your function returns nothing yet: replace the ... after `return`.")
     return None

@@ -1,7 +1,7 @@
-"""Checkers for notebook 01 (invariance vs equivariance). Each returns Feedback.
+"""Checkers for notebook 01 (invariance vs equivariance); solutions live in ``solutions/``.
 
-The truth is computed here, from the functions themselves, with
-``invariance_error`` and ``equivariance_error`` on seeded random data.
+The truth is computed here, from the functions themselves, with ``invariance_error`` and
+``equivariance_error`` on seeded random data.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..permutations import equivariance_error, invariance_error, permutation_matrix
-from . import Feedback, not_yet, right, unanswered
+from . import NotYet, as_array, as_choice, call, checker
 
 VERDICTS = ("invariant", "equivariant", "neither")
 PERM = [1, 3, 0, 2]  # exercise 2: build the P of this order
@@ -33,7 +33,7 @@ def reversed_rows(X):
 
 
 def sorted_columns(X):
-    """f(X) = each column of X sorted from small to large"""
+    """f(X) = each column of X sorted from small to large (n rows, none of them a token's)"""
     return np.sort(X, axis=0)
 
 
@@ -42,76 +42,81 @@ def index_weighted(X):
     return X * np.arange(1, len(X) + 1)[:, None]
 
 
-FUNCTIONS: dict[str, Callable] = {f.__name__: f for f in (column_max, centred, reversed_rows, sorted_columns, index_weighted)}
+FUNCTIONS: dict[str, Callable] = {
+    f.__name__: f for f in (column_max, centred, reversed_rows, sorted_columns, index_weighted)
+}
 
 
 def _worst(error: Callable, f: Callable, trials: int = 20) -> float:
-    """The largest error over seeded random X (5 tokens, 3 features) and orders; inf if not comparable."""
+    """The largest error over seeded random X (5 tokens, 3 features) and orders; inf if not
+    comparable (f does not return one row per token, so it cannot be equivariant)."""
     rng = np.random.default_rng(1)
     try:
         return max(error(f, rng.standard_normal((5, 3)), rng.permutation(5)) for _ in range(trials))
-    except ValueError:  # f does not return one row per token: it cannot be equivariant
+    except ValueError:
         return float("inf")
 
 
 def verdict(f: Callable) -> str:
     """'invariant', 'equivariant' or 'neither', measured on random data.
 
-    >>> verdict(lambda X: X.sum(axis=0)), verdict(lambda X: 3 * X), verdict(lambda X: X.cumsum(axis=0))
-    ('invariant', 'equivariant', 'neither')
+    >>> [verdict(f) for f in (lambda X: X.sum(axis=0), lambda X: 3 * X, lambda X: X.cumsum(axis=0))]
+    ['invariant', 'equivariant', 'neither']
     """
     if _worst(invariance_error, f) < 1e-9:
         return "invariant"
     return "equivariant" if _worst(equivariance_error, f) < 1e-9 else "neither"
 
 
-def check_symmetries(answers) -> Feedback:
-    """Exercise 1: ``answers`` maps each name in FUNCTIONS to one of VERDICTS."""
-    if not isinstance(answers, dict):
-        return not_yet(f"answers should be a dict {{name: verdict}}; got {type(answers).__name__}.")
-    missing = [name for name in FUNCTIONS if answers.get(name, ...) is ...]
-    if missing:
-        return unanswered(..., f"'invariant', 'equivariant' or 'neither' for: {', '.join(missing)}")
-    odd = [f"{name}={answers[name]!r}" for name in FUNCTIONS if answers[name] not in VERDICTS]
-    if odd:
-        return not_yet(f"each answer must be one of {VERDICTS}; got {', '.join(odd)}.")
-    wrong = [name for name, f in FUNCTIONS.items() if answers[name] != verdict(f)]
+@checker("'invariant', 'equivariant' or 'neither' for each of the five functions")
+def check_symmetries(*kinds):
+    """Exercise 1: one verdict per function of FUNCTIONS, in order."""
+    if len(kinds) != len(FUNCTIONS):
+        raise NotYet(f"give one verdict for each of the {len(FUNCTIONS)} functions; "
+                     f"got {len(kinds)}.")
+    got = [as_choice(kind, VERDICTS, name) for kind, name in zip(kinds, FUNCTIONS, strict=True)]
+    wrong = [name for (name, f), kind in zip(FUNCTIONS.items(), got, strict=True)
+             if kind != verdict(f)]
     if wrong:
-        return not_yet(f"{len(FUNCTIONS) - len(wrong)} of {len(FUNCTIONS)} right. Look again at: {', '.join(wrong)} "
-                       "(try it on a small X and on X[perm]).")
-    return right("all five classified. Only the function that uses i as a number, and the reversal, are neither.")
+        raise NotYet(f"{len(FUNCTIONS) - len(wrong)} of {len(FUNCTIONS)} right. Look again at: "
+                     f"{', '.join(wrong)} (measure them with pa.invariance_error and "
+                     "pa.equivariance_error).")
+    return ("all five classified. sorted_columns returns n rows and is still invariant: "
+            "no row of it belongs to a token.")
 
 
-def check_permutation_matrix(P) -> Feedback:
+@checker(f"a {len(PERM)}×{len(PERM)} array of 0s and 1s")
+def check_permutation_matrix(P_hand):
     """Exercise 2: the permutation matrix of PERM, written by hand."""
-    if (early := unanswered(P, f"a {len(PERM)}×{len(PERM)} array of 0s and 1s")) is not None:
-        return early
-    P = np.asarray(P, dtype=np.float64)
     n = len(PERM)
-    if P.shape != (n, n):
-        return not_yet(f"P should have shape ({n}, {n}), one row and one column per token; got {P.shape}.")
-    if not np.isin(P, (0.0, 1.0)).all() or not (P.sum(axis=1) == 1).all() or not (P.sum(axis=0) == 1).all():
-        return not_yet("a permutation matrix has exactly one 1 in every row and every column, and 0 elsewhere.")
+    P = as_array(P_hand, "P_hand", (n, n))
+    one_per_line = (P.sum(axis=0) == 1).all() and (P.sum(axis=1) == 1).all()
+    if not np.isin(P, (0.0, 1.0)).all() or not one_per_line:
+        raise NotYet("a permutation matrix has exactly one 1 in every row and every column, "
+                     "and 0 elsewhere.")
     target = permutation_matrix(PERM)
     if np.array_equal(P, target.T):
-        return not_yet("this is the transpose (the inverse order). Row i must pick token perm[i], so that P @ X == X[perm].")
+        raise NotYet("this is the transpose (the inverse order). Row i must pick token perm[i], "
+                     "so that P_hand @ X == X[perm].")
     if not np.array_equal(P, target):
-        return not_yet("P @ X should equal X[perm]: row i of P needs its 1 in column perm[i].")
-    return right("P @ X == X[perm]. Its transpose puts the tokens back: P.T @ P is the identity.")
+        raise NotYet("P_hand @ X should equal X[perm]: row i needs its 1 in column perm[i].")
+    return "P_hand @ X == X[perm]. Its transpose puts the tokens back: P.T @ P is the identity."
 
 
-def check_mixing_equivariant(f) -> Feedback:
-    """Exercise 3: an equivariant f whose output row i depends on the other rows too."""
-    if not callable(f):
-        return not_yet(f"my_f should be a function of X; got {type(f).__name__}.")
+@checker("a function of X that returns an (n, d) array")
+def check_mixing_equivariant(my_f):
+    """Exercise 3: an equivariant my_f whose output row 0 depends on the other rows too."""
     X = np.random.default_rng(2).standard_normal((4, 3))
-    if (early := unanswered(out := f(X.copy()), "a formula in X that returns an array")) is not None:
-        return early
-    if (kind := verdict(f)) != "equivariant":
-        return not_yet(f"my_f is {kind}: f(X[perm]) should equal f(X)[perm] for every perm.")
+    out = as_array(call(my_f, X.copy(), name="my_f"), "my_f(X)")
+    if out.shape != X.shape:
+        raise NotYet(f"my_f(X) should have the shape of X, {X.shape}: one row per token; "
+                     f"got {out.shape}.")
+    if (kind := verdict(my_f)) != "equivariant":
+        raise NotYet(f"my_f is {kind}: my_f(X[perm]) should equal my_f(X)[perm] for every perm.")
     bumped = X.copy()
     bumped[3] += 1.0  # change token 3 only
-    if np.allclose(np.asarray(f(bumped))[0], np.asarray(out)[0]):
-        return not_yet("row 0 of the output ignores the other tokens (changing token 3 leaves it unchanged). "
-                       "Mix the rows, e.g. through a sum over tokens.")
-    return right("equivariant and every output row sees the other tokens — exactly the kind of function attention is.")
+    if np.allclose(as_array(call(my_f, bumped, name="my_f"), "my_f(X)")[0], out[0]):
+        raise NotYet("row 0 of the output ignores the other tokens (changing token 3 leaves it "
+                     "unchanged). Mix the rows, for example through a sum over tokens.")
+    return ("equivariant, and every output row sees the other tokens: the kind of function "
+            "attention is.")

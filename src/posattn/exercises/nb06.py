@@ -1,57 +1,87 @@
-"""Checkers for notebook 06 (the "dog bites man" explorer); solutions live in ``solutions/``."""
+"""Checkers for notebook 06, the whole Transformer: build LayerNorm, find the change that breaks
+equivariance, build a function of a set."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..explorer_state import TOLERANCE, compute_view
-from ..permutations import random_permutation
-from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
+from .. import layer_norm
+from . import NotYet, as_array, as_choice, call, checker
 
-ALIBI_SENTENCE = ["the", "dog", "bites", "man"]
-
-
-def check_put_back(put_back) -> Feedback:
-    """Exercise 1: put_back(A_shuffled, perm) returns A, the matrix in the original order (Pᵀ A' P).
-
-    >>> check_put_back(...)
-    ❌ Not yet: replace the ... with a function put_back(A_shuffled, perm), then run the cell again.
-    """
-    early = function_answer(put_back, "put_back", "(A_shuffled, perm)", what="a function put_back(A_shuffled, perm)")
-    if early is not None:
-        return early
-    rng = np.random.default_rng(6)
-    for n in (3, 5, 8):
-        A, perm = rng.random((n, n)), random_permutation(n, rng)
-        A_shuffled = A[perm][:, perm]  # A' = P A Pᵀ
-        got = put_back(A_shuffled.copy(), perm.copy())
-        if (early := returned_nothing(got)) is not None:
-            return early
-        got = np.asarray(got, dtype=np.float64)
-        if got.shape != A.shape:
-            return not_yet(f"the result must have shape {A.shape}, like A'; got {got.shape}.")
-        if np.allclose(got, A_shuffled[perm][:, perm]) and not np.allclose(got, A):
-            return not_yet("that moves the rows and columns once more in the shuffled direction; undo π instead.")
-        if not np.allclose(got, A, atol=1e-12):
-            return not_yet("the result is not A. Rows and columns both moved: undo π on both.")
-    return right("Pᵀ A' P = A: the un-shuffle view shows exactly the original heatmap.")
+_RNG_SEED = 6
 
 
-def check_alibi_blind_order(perm) -> Feedback:
-    """Exercise 2: an order of "the dog bites man", other than the original, that ALiBi cannot see.
+@checker("a function my_layer_norm(X) that normalises each row of X")
+def check_layer_norm(my_layer_norm):
+    X = np.random.default_rng(_RNG_SEED).normal(2.0, 3.0, (5, 6))  # (n, d), rows far from 0 mean
+    got = as_array(call(my_layer_norm, X.copy(), name="my_layer_norm"), "my_layer_norm(X)",
+                   X.shape)
+    if np.allclose(got.mean(axis=0), 0.0, atol=1e-6) and not np.allclose(got.mean(axis=1), 0.0):
+        raise NotYet("your columns have mean 0, not your rows: take the mean and variance of each "
+                     "row (axis=1, keepdims=True), over the token's own features.")
+    if not np.allclose(got.mean(axis=1), 0.0, atol=1e-6):
+        raise NotYet("each row of the result should have mean 0: subtract the row's mean.")
+    if not np.allclose(got, layer_norm(X), rtol=0, atol=1e-6):
+        raise NotYet("the rows have mean 0 but the wrong spread: divide by √(variance + 1e-5), "
+                     "with the variance of the row itself (the mean of the squared deviations).")
+    perm = np.random.default_rng(_RNG_SEED).permutation(X.shape[0])
+    moved = as_array(call(my_layer_norm, X[perm], name="my_layer_norm"), "my_layer_norm(PX)",
+                     X.shape)
+    error = float(np.abs(moved - got[perm]).max())
+    shown = "below 1e-12" if error < 1e-12 else f"{error:.1e}"
+    return (f"your LayerNorm matches pa.layer_norm, and its equivariance error is {shown}: it "
+            "looks at one row at a time, so reordering the rows only reorders its output.")
 
-    >>> check_alibi_blind_order(...)
-    ❌ Not yet: replace the ... with an order such as [1, 0, 2, 3], then run the cell again.
-    """
-    if (missing := unanswered(perm, "an order such as [1, 0, 2, 3]")) is not None:
-        return missing
-    try:
-        view = compute_view(ALIBI_SENTENCE, perm, "alibi")
-    except (TypeError, ValueError) as error:
-        return not_yet(str(error))
-    if (view.perm == np.arange(4)).all():
-        return not_yet("that is the original order: nothing moved, so no scheme could see it. Move some words.")
-    if view.error >= TOLERANCE:
-        return not_yet(f"ALiBi sees this order: A' differs from P A Pᵀ by {view.error:.3g}. "
-                       "Which orders keep every distance |i − j|?")
-    return right("reversing keeps every distance |i − j|, and ALiBi's bias −m·|i − j| only sees distances.")
+
+_WHY_NOT = {
+    "a": "GELU, like ReLU, acts on each number by itself: the feed-forward layer stays row-wise. "
+         "Measure it with pa.equivariance_error.",
+    "b": "more heads are still equivariant heads side by side, concatenated row by row, then "
+         "the row-wise W_O.",
+    "c": "the mean and variance of a column over the tokens do not depend on the tokens' order "
+         "(a mean is invariant), so every row is still transformed in the same way.",
+    "d": "the mask 'not yourself' looks the same after any reordering (P M Pᵀ = M): every token "
+         "is still treated alike.",
+    "f": "the mean of all rows is the same for every order (it is invariant), and adding the same "
+         "vector to every row is row-wise.",
+}
+
+
+@checker('the letter of the change that breaks equivariance, e.g. "a"')
+def check_breaking_change(breaking_change):
+    letter = as_choice(breaking_change, ("a", "b", "c", "d", "e", "f"), "breaking_change")
+    if letter in _WHY_NOT:
+        raise NotYet(f"not {letter}: {_WHY_NOT[letter]}")
+    return ("e. A window decides who meets whom by where they sit: reorder the tokens and "
+            "other tokens become neighbours. Like a convolution (notebook 07), it carries order.")
+
+
+def _vector(set_vector, points, name: str) -> np.ndarray:
+    out = as_array(call(set_vector, points.copy(), name="set_vector"), name)
+    if out.ndim != 1 or out.size == 0:
+        raise NotYet(f"{name} should be one vector (a 1-D array); got shape {out.shape}.")
+    return out
+
+
+@checker("a function set_vector(points) that turns an (m, 2) array of points into one vector")
+def check_set_vector(set_vector):
+    rng = np.random.default_rng(_RNG_SEED)
+    points = rng.uniform(-1.0, 1.0, (5, 2))  # a set of 5 points in the plane
+    v = _vector(set_vector, points, "set_vector(points)")
+    scale = max(1.0, float(np.abs(v).max()))
+    for _ in range(20):
+        w = _vector(set_vector, points[rng.permutation(5)], "set_vector(reordered points)")
+        if w.shape != v.shape or np.abs(w - v).max() > 1e-9 * scale:
+            raise NotYet("the same set listed in another order gave another vector: pool the "
+                         "points with an order-free summary (a sum, a mean, a max).")
+    moved = points.copy()
+    moved[0, 0] += 0.1  # the first point moves by 0.1
+    if np.abs(_vector(set_vector, moved, "set_vector(moved)") - v).max() < 1e-6 * scale:
+        raise NotYet("moving one point did not change the vector: it should depend on the points.")
+    cross, plus = np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([[0.0, -1.0], [0.0, 1.0]])
+    gap = np.abs(_vector(set_vector, cross, "set_vector") - _vector(set_vector, plus, "set_vector"))
+    if gap.max() < 1e-6:
+        raise NotYet("{(-1, 0), (1, 0)} and {(0, -1), (0, 1)} are different sets with the same "
+                     "mean and size: transform each point (φ) before pooling, as Deep Sets does.")
+    return ("the same vector for every listing, and a different one for a different set: an "
+            "invariant set function, ρ(Σ φ(x_i)) in the Deep Sets form.")

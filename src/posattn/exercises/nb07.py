@@ -4,79 +4,92 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..baselines import conv1d, conv_kernel, influence, rnn, rnn_weights
-from ..embeddings import embed, tokenize
+from ..baselines import conv1d, conv_kernel
+from ..embeddings import embed
 from ..permutations import equivariance_error
-from . import Feedback, not_yet, right, unanswered
-
-SENTENCE = "the old dog bites the young man"
+from . import NotYet, as_array, checker
 
 
-def _indices(answer, what: str) -> list[int] | Feedback:
-    if (missing := unanswered(answer, what)) is not None:
-        return missing
-    try:
-        return sorted({int(i) for i in answer})
-    except (TypeError, ValueError):
-        return not_yet(f"the answer must be a list of whole numbers (row indices); got {answer!r}.")
+def _rows(answer, name: str) -> list[int]:
+    """The answer as a sorted list of distinct row indices, or NotYet."""
+    if isinstance(answer, (set, frozenset)):  # "which rows" may well come as a set
+        answer = sorted(answer, key=repr)
+    rows = as_array(answer, name).ravel()
+    if not (rows == np.round(rows)).all():
+        raise NotYet(f"{name} must be whole numbers (row indices); got {rows.tolist()}.")
+    return sorted({int(r) for r in rows})
 
 
-def _rows_reached(f, j: int) -> list[int]:
-    X = embed(tokenize(SENTENCE))
-    return np.flatnonzero(influence(f, X)[:, j]).tolist()
+def _edge_rows(n: int = 9) -> list[int]:
+    """Rows of two stacked width-3 convolutions, on n copies of one word, unlike the middle row."""
+    Y = conv1d(conv1d(embed(["the"] * n), conv_kernel(d=8, d_out=8)), conv_kernel(d=8, seed=1))
+    return np.flatnonzero(np.abs(Y - Y[n // 2]).max(axis=1) > 1e-12).tolist()
 
 
-def check_rnn_rows(answer) -> Feedback:
-    """Exercise 1: the hidden states h_t that change when word 1 ("old") is replaced.
+@checker("a list of rows like [0, 8]")
+def check_edge_rows(edge_rows):
+    """Exercise 1: rows of two stacked width-3 convolutions, on nine copies of a word, unlike row 4.
 
-    >>> check_rnn_rows(...)
-    ❌ Not yet: replace the ... with a list of indices t, then run the cell again.
+    >>> check_edge_rows(...)
+    ❌ Not yet: replace the ... with a list of rows like [0, 8], then run the cell again.
     """
-    got = _indices(answer, "a list of indices t")
-    if isinstance(got, Feedback):
-        return got
-    W_x, W_h = rnn_weights()
-    expected = _rows_reached(lambda X: rnn(X, W_x, W_h), 1)
-    if got == expected:
-        return right("word 1 reaches every later state through the chain h_t = tanh(x_t W_x + h_{t−1} W_h), and no earlier one.")
-    if 0 in got:
-        return not_yet("h_0 is computed before word 1 is read: can it depend on it?")
-    return not_yet("h_1 reads word 1 directly; what does h_2 read, and h_3 after it?")
+    got = _rows(edge_rows, "edge_rows")
+    if got == _edge_rows():
+        return ("the first layer's edge rows differ; in the second layer, rows 1 and 7 have "
+                "windows that reach them. The edge signal moves one row inward per layer.")
+    if 4 in got:
+        raise NotYet("row 4 is the middle row itself: it cannot differ from itself.")
+    if got == [0, 8]:
+        raise NotYet("that is the answer for one layer. The second layer's windows read the first "
+                     "layer's rows: which of its windows contain a row that already differs?")
+    raise NotYet("a row differs when its window reaches a row that already differs (or the zero "
+                 "padding). Start from the edges of layer 1, then widen by one row per layer.")
 
 
-def check_conv_rows(answer) -> Feedback:
-    """Exercise 2: the rows of conv1d's output (width 3) that change when word 4 is replaced.
+def _layers_to_reach(n: int, width: int) -> int:
+    """Stacked convolutions of this width until the last output feels word 0 (measured)."""
+    X = np.random.default_rng(0).standard_normal((n, 8))  # (n, d)
+    X_nudged, kernel, count = X.copy(), conv_kernel(width=width, d=8, d_out=8), 0
+    X_nudged[0] += 1.0
+    while (X[-1] == X_nudged[-1]).all():
+        X, X_nudged, count = conv1d(X, kernel), conv1d(X_nudged, kernel), count + 1
+    return count
 
-    >>> check_conv_rows(...)
-    ❌ Not yet: replace the ... with a list of indices t, then run the cell again.
+
+@checker("a whole number of layers")
+def check_layers_needed(layers_needed):
+    """Exercise 2: stacked width-5 convolutions needed before output 24 feels word 0.
+
+    >>> check_layers_needed(...)
+    ❌ Not yet: replace the ... with a whole number of layers, then run the cell again.
     """
-    got = _indices(answer, "a list of indices t")
-    if isinstance(got, Feedback):
-        return got
-    kernel = conv_kernel()
-    expected = _rows_reached(lambda X: conv1d(X, kernel), 4)
-    if got == expected:
-        return right("a width-3 window at t covers t − 1, t, t + 1, so word 4 lands in three windows only.")
-    if got == [4]:
-        return not_yet("the window of row t covers its neighbours too: which windows contain word 4?")
-    return not_yet("row t sums x_{t−1}, x_t and x_{t+1}: for which t is 4 among them?")
+    got = float(as_array(layers_needed, "layers_needed", ()))
+    if got == _layers_to_reach(25, 5):
+        return "each width-5 layer reaches 2 rows further; word 0 is 24 rows from output 24: 12."
+    if got == 24:
+        raise NotYet("that is one row per layer, a width-3 window. How far does a width-5 window "
+                     "reach to each side?")
+    if got == 6:
+        raise NotYet("a width-5 window reaches 2 rows to each side, not 4: the path grows by 2 per "
+                     "layer.")
+    raise NotYet("a width-5 window covers t − 2 … t + 2, so each layer carries word 0 two rows "
+                 "further. How many rows apart are word 0 and output 24?")
 
 
-def check_equivariant_kernel(kernel) -> Feedback:
+@checker("an array of shape (3, 8, 4)")
+def check_equivariant_kernel(my_kernel):
     """Exercise 3: a non-zero (3, 8, 4) kernel that makes conv1d permutation equivariant.
 
     >>> check_equivariant_kernel(...)
     ❌ Not yet: replace the ... with an array of shape (3, 8, 4), then run the cell again.
     """
-    if (missing := unanswered(kernel, "an array of shape (3, 8, 4)")) is not None:
-        return missing
-    W = np.asarray(kernel, dtype=np.float64)
-    if W.shape != (3, 8, 4):
-        return not_yet(f"the kernel must have shape (3, 8, 4), one (8, 4) matrix per offset; got {W.shape}.")
+    W = as_array(my_kernel, "my_kernel", (3, 8, 4))
     if not W.any():
-        return not_yet("an all-zero kernel maps everything to 0, which is trivially equivariant: keep something non-zero.")
-    X = np.random.default_rng(7).standard_normal((6, 8))
+        raise NotYet("an all-zero kernel maps everything to 0, which is equivariant for nothing: "
+                     "keep something non-zero.")
+    X = np.random.default_rng(7).standard_normal((6, 8))  # (6, 8)
     perm = np.array([3, 0, 5, 1, 4, 2])
     if equivariance_error(lambda X: conv1d(X, W), X, perm) < 1e-9:
-        return right("with only W_0 left, each output sees its own token alone: the same map on every row, like W_V.")
-    return not_yet("neighbours still leak into each output: which offsets must carry zeros?")
+        return ("with only W_0 left, each output sees its own word alone: the same map on every "
+                "row, like W_V, and blind to order.")
+    raise NotYet("neighbours still leak into each output: which offsets must be all zeros?")

@@ -4,74 +4,95 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_perm
-from ..embeddings import default_projections, embed, tokenize
-from ..permutations import equivariance_error
-from ..positions import attention_with_positions, sinusoidal_shift
+from ..positions import sinusoidal_shift
 from ..rope import rope
-from . import Feedback, not_yet, right, unanswered
+from . import NotYet, as_array, call, checker, close
 
 
-def check_alibi_blind_spot(perm) -> Feedback:
-    """Exercise 1: a reordering of "dog bites man", not the identity, that ALiBi alone cannot detect.
-
-    >>> check_alibi_blind_spot(...)
-    ❌ Not yet: replace the ... with an order such as [0, 2, 1], then run the cell again.
-    """
-    if (missing := unanswered(perm, "an order such as [0, 2, 1]")) is not None:
-        return missing
+def _as_bias(got, n: int, m: float) -> np.ndarray:
+    """The learner's return value as an (n, n) float array (−inf allowed), or NotYet."""
+    call_text = f"alibi_causal({n}, {m})"
     try:
-        perm = check_perm(perm, 3)
-    except (TypeError, ValueError) as err:
-        return not_yet(str(err))
-    if (perm == np.arange(3)).all():
-        return not_yet("the identity changes nothing for every scheme; find another order.")
-    X, weights = embed(tokenize("dog bites man")), default_projections()
-    err = equivariance_error(lambda X: attention_with_positions(X, *weights, scheme="alibi")[0], X, perm)
-    if err < 1e-12:
-        return right("reading the sentence backwards keeps every distance |i − j|, so ALiBi's bias cannot see it.")
-    return not_yet(f"this order gives an error of {err:.2g}: ALiBi notices it. Which order keeps every |i − j|?")
+        B = np.asarray(got)
+        if np.iscomplexobj(B):
+            raise TypeError("complex")
+        B = B.astype(np.float64)
+    except (TypeError, ValueError):
+        raise NotYet(f"{call_text} should return an array of numbers, shape ({n}, {n}); got "
+                     f"{type(got).__name__}.") from None
+    if B.shape != (n, n):
+        raise NotYet(f"{call_text} should return an array of shape ({n}, {n}); got {B.shape}.")
+    if np.isnan(B).any():
+        raise NotYet(f"{call_text} holds NaN; every entry should be a number or -np.inf.")
+    return B
 
 
-def check_rope_partner(j) -> Feedback:
+def _compare_alibi(B: np.ndarray, n: int, m: float) -> None:
+    """NotYet, with a hint that names the mistake, unless B is the paper's bias."""
+    i, j = np.indices((n, n))
+    behind = j <= i  # the keys a query may see
+    if not close(np.where(behind, B, 0.0), np.where(behind, -m * (i - j), 0.0)):
+        if n > 1 and np.isneginf(B[i > j]).all():
+            raise NotYet("rows are queries i and columns keys j: the −inf belongs above the "
+                         "diagonal (keys ahead), not below it.")
+        if close(np.where(behind, B, 0.0), np.where(behind, m * (i - j), 0.0)):
+            raise NotYet("the sign is flipped: a key far back should lower the score, "
+                         "not raise it.")
+        raise NotYet(f"on the keys j ≤ i the entries should be −m·(i − j); for n = {n}, m = {m}, "
+                     f"row {n - 1} should start at {-m * (n - 1):g}.")
+    if not np.isneginf(B[~behind]).all():
+        if close(B, -m * np.abs(i - j)):
+            raise NotYet("that is the symmetric variant −m·|i − j|: the paper masks the keys j > i "
+                         "instead, with -np.inf.")
+        raise NotYet("the keys ahead (j > i) must be masked: put -np.inf there.")
+
+
+@checker("a function alibi_causal(n, m)")
+def check_alibi_causal(alibi_causal):
+    """Exercise 1: the paper's ALiBi bias with its causal mask, for any n and slope m.
+
+    >>> check_alibi_causal(...)
+    ❌ Not yet: replace the ... with a function alibi_causal(n, m), then run the cell again.
+    """
+    for n, m in ((3, 0.5), (5, 0.25), (1, 2.0), (6, 0.125)):
+        B = _as_bias(call(alibi_causal, n, m, name="alibi_causal"), n, m)
+        _compare_alibi(B, n, m)
+    return ("−m·(i − j) on the keys behind, −inf on the keys ahead: the same penalty at any "
+            "length, which is what lets ALiBi extrapolate.")
+
+
+@checker("a position j")
+def check_rope_partner(rope_partner):
     """Exercise 2: j such that score(query at 4, key at j) = score(query at 7, key at 3) under RoPE.
 
     >>> check_rope_partner(...)
     ❌ Not yet: replace the ... with a position j, then run the cell again.
     """
-    if (missing := unanswered(j, "a position j")) is not None:
-        return missing
-    if isinstance(j, bool) or not isinstance(j, (int, float, np.integer, np.floating)):
-        return not_yet(f"j must be a number; got {type(j).__name__} {j!r}.")
-    q, k = np.random.default_rng(3).standard_normal((2, 1, 8))
+    j = float(as_array(rope_partner, "rope_partner", ()))
+    q, k = np.random.default_rng(3).standard_normal((2, 1, 8))  # (1, 8) each
 
     def score(i, j):
         return float((rope(q, [i]) @ rope(k, [j]).T)[0, 0])
 
-    if abs(score(4, float(j)) - score(7, 3)) < 1e-9:
-        return right("only the offset counts: 7 − 3 = 4 − 0.")
-    if abs(score(4, 2 * 4 - float(j)) - score(7, 3)) < 1e-9:
-        return not_yet("close: the sign of the offset matters. Keep i − j the same, not j − i.")
-    return not_yet("RoPE scores depend on i − j only. What is i − j for (7, 3)?")
+    if abs(score(4, j) - score(7, 3)) < 1e-9:
+        return "only the offset counts: 7 − 3 = 4 − 0."
+    if abs(score(4, 2 * 4 - j) - score(7, 3)) < 1e-9:
+        raise NotYet("close: the sign of the offset matters. Keep i − j the same, not j − i.")
+    raise NotYet("RoPE scores depend on i − j only. What is i − j for (7, 3)?")
 
 
-def check_shift_matrix(M) -> Feedback:
+@checker("a 2×2 matrix")
+def check_shift_matrix(M_1):
     """Exercise 3: the 2×2 matrix M_1 with E[p + 1] = E[p] @ M_1 for d = 2 (interleaved).
 
     >>> check_shift_matrix(...)
     ❌ Not yet: replace the ... with a 2×2 matrix, then run the cell again.
     """
-    if (missing := unanswered(M, "a 2×2 matrix")) is not None:
-        return missing
-    try:
-        M = np.asarray(M, dtype=np.float64)
-    except (TypeError, ValueError):
-        return not_yet(f"M must be a 2×2 array of numbers; got {M!r}.")
-    if M.shape != (2, 2):
-        return not_yet(f"M must have shape (2, 2); got {M.shape}.")
+    M = as_array(M_1, "M_1", (2, 2))
     expected = sinusoidal_shift(1, 2)
-    if np.allclose(M, expected, atol=1e-9):
-        return right("a rotation by ω_0 = 1 radian: sin(p + 1) and cos(p + 1) are linear in sin p and cos p.")
-    if np.allclose(M, expected.T, atol=1e-9):
-        return not_yet("that is the transpose: E[p] is a row vector, multiplied from the left (E[p] @ M).")
-    return not_yet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
+    if close(M, expected):
+        return "a rotation by ω_0 = 1 radian: sin(p + 1) and cos(p + 1) are linear in sin p, cos p."
+    if close(M, expected.T):
+        raise NotYet("that is the transpose: E[p] is a row vector, multiplied from the left "
+                     "(E[p] @ M).")
+    raise NotYet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
