@@ -53,15 +53,15 @@ def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
 
 
 def _sentences(pairs) -> list[tuple[list[int], int]]:
-    """(token ids, label) for every "<subject> <verb> <object>"; verbs follow the nouns in the vocabulary."""
+    """(token ids, label) for each "<subject> <verb> <object>"; verb ids follow the nouns'."""
     return [([s, len(NOUNS) + v, o], s) for s, o in pairs for v in range(len(VERBS))]
 
 
 def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
     """Small random weights: entries of X and of Q, K, V start of order 1."""
     scale = 1.0 / math.sqrt(D)
-    params = {"embed": rng.normal(0.0, 1.0, (vocab, D - 1)), "W_out": rng.normal(0.0, scale, (D, classes)),
-              "b": np.zeros(classes)}
+    params = {"embed": rng.normal(0.0, 1.0, (vocab, D - 1)),  # (vocab, d − 1); X adds a 1
+              "W_out": rng.normal(0.0, scale, (D, classes)), "b": np.zeros(classes)}
     for name in ("W_Q", "W_K", "W_V"):
         params[name] = rng.normal(0.0, scale, (D, D))  # (d, d)
     if scheme == "learned":  # the same spread as learned_positions; rows never used get no gradient
@@ -73,7 +73,8 @@ def logits(params: dict, ids, scheme=None):
     """The model's class scores for one sentence (token ids); traceable by autograd."""
     X = anp.concatenate([params["embed"][ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
     options = {"table": params["table"]} if scheme == "learned" else {}
-    Y, _ = attention_with_positions(X, params["W_Q"], params["W_K"], params["W_V"], scheme, **options)
+    W_Q, W_K, W_V = params["W_Q"], params["W_K"], params["W_V"]  # (d, d) each
+    Y, _ = attention_with_positions(X, W_Q, W_K, W_V, scheme, **options)  # (n, d)
     return anp.mean(Y, axis=0) @ params["W_out"] + params["b"]  # (d,) @ (d, classes) -> (classes,)
 
 
@@ -153,4 +154,5 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     data = _rows(rng, 400, range(2, train_max_len + 1), vocab)
     test = _rows(rng, 200, [test_len], vocab)
     params, _ = train(data, scheme, vocab, vocab, max(train_max_len, test_len), seed, LENGTH_STEPS)
-    return {"train_accuracy": accuracy(params, data, scheme), "test_accuracy": accuracy(params, test, scheme)}
+    return {"train_accuracy": accuracy(params, data, scheme),
+            "test_accuracy": accuracy(params, test, scheme)}
