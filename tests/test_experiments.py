@@ -47,10 +47,10 @@ def test_who_bites_whom_is_deterministic(results):
 
 
 def test_without_positions_a_sentence_and_its_mirror_get_the_same_logits():
-    params, _ = ex.train([([0, 12, 1], 0)], None, 12, 15, 3, seed=0, steps=0)  # random weights
-    dog_bites_man, man_bites_dog = ex.logits(params, [0, 12, 1]), ex.logits(params, [1, 12, 0])
+    params, _ = ex._train([([0, 12, 1], 0)], None, 12, 15, 3, seed=0, steps=0)  # random weights
+    dog_bites_man, man_bites_dog = ex._logits(params, [0, 12, 1]), ex._logits(params, [1, 12, 0])
     assert np.abs(dog_bites_man - man_bites_dog).max() < 1e-12
-    with_alibi = [ex.logits(params, ids, "alibi") for ids in ([0, 12, 1], [1, 12, 0])]
+    with_alibi = [ex._logits(params, ids, "alibi") for ids in ([0, 12, 1], [1, 12, 0])]
     assert np.abs(with_alibi[0] - with_alibi[1]).max() > 1e-3  # negative control
 
 
@@ -66,8 +66,8 @@ def test_noun_pairs_hold_out_mirrored_and_one_way_pairs():
 
 def test_the_learned_table_rows_beyond_the_training_length_never_change():
     rows = [(list(range(n)), 0) for n in range(2, 9)]  # lengths 2 … 8
-    start, _ = ex.train(rows, "learned", 12, 12, 16, seed=0, steps=0)
-    trained, _ = ex.train(rows, "learned", 12, 12, 16, seed=0, steps=5)
+    start, _ = ex._train(rows, "learned", 12, 12, 16, seed=0, steps=0)
+    trained, _ = ex._train(rows, "learned", 12, 12, 16, seed=0, steps=5)
     assert (trained["table"][8:] == start["table"][8:]).all()
     assert (trained["table"][:8] != start["table"][:8]).all()
 

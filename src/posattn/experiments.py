@@ -69,7 +69,7 @@ def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
     return params
 
 
-def logits(params: dict, ids, scheme=None):
+def _logits(params: dict, ids, scheme=None):
     """The model's class scores for one sentence (token ids); traceable by autograd."""
     X = anp.concatenate([params["embed"][ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
     options = {"table": params["table"]} if scheme == "learned" else {}
@@ -82,7 +82,7 @@ def _loss(params: dict, batch, scheme):
     """Mean cross-entropy −log softmax(logits)[label] over the batch."""
     total = 0.0
     for ids, label in batch:
-        z = logits(params, ids, scheme)
+        z = _logits(params, ids, scheme)
         top = anp.max(z)  # log Σ exp(z) = top + log Σ exp(z − top), without overflow
         total = total + top + anp.log(anp.sum(anp.exp(z - top))) - z[label]
     return total / len(batch)
@@ -97,7 +97,7 @@ def _adam(params: dict, grads: dict, state: dict, t: int, b1=0.9, b2=0.999, eps=
         params[k] = params[k] - LEARNING_RATE * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
 
 
-def train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS):
+def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS):
     """Adam on random batches of ``data``; returns the trained params and the loss at each step."""
     rng = np.random.default_rng([seed, 1])  # initial weights and batches: their own stream
     params, state, losses = _init(rng, vocab, classes, max_len, scheme), {}, []
@@ -110,9 +110,9 @@ def train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps
     return params, losses
 
 
-def accuracy(params: dict, data, scheme) -> float:
+def _accuracy(params: dict, data, scheme) -> float:
     """The fraction of sentences whose highest logit is the label."""
-    return float(np.mean([np.argmax(logits(params, ids, scheme)) == label for ids, label in data]))
+    return float(np.mean([np.argmax(_logits(params, ids, scheme)) == label for ids, label in data]))
 
 
 def who_bites_whom(scheme=None, seed: int = 0) -> dict:
@@ -124,8 +124,8 @@ def who_bites_whom(scheme=None, seed: int = 0) -> dict:
     _check_scheme(scheme)
     pairs = noun_pairs(seed)
     data = {k: _sentences(v) for k, v in pairs.items()}
-    params, losses = train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3, seed)
-    result = {f"{k}_accuracy": accuracy(params, v, scheme) for k, v in data.items()}
+    params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3, seed)
+    result = {f"{k}_accuracy": _accuracy(params, v, scheme) for k, v in data.items()}
     return {**result, "loss": losses}
 
 
@@ -148,11 +148,11 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     test_len = check_int("test_len", test_len, minimum=2)
     for name, value in (("train_max_len", train_max_len), ("test_len", test_len)):
         if value > 64:
-            raise ValueError(f"{name} must be at most 64 (a model this small trains in seconds "
-                             f"only on short rows); got {value}.")
+            raise ValueError(f"{name} must be at most 64; got {value}. Longer rows make the "
+                             "training slow: keep them short.")
     rng, vocab = np.random.default_rng([seed, 2]), len(NOUNS)  # the rows: their own stream
     data = _rows(rng, 400, range(2, train_max_len + 1), vocab)
     test = _rows(rng, 200, [test_len], vocab)
-    params, _ = train(data, scheme, vocab, vocab, max(train_max_len, test_len), seed, LENGTH_STEPS)
-    return {"train_accuracy": accuracy(params, data, scheme),
-            "test_accuracy": accuracy(params, test, scheme)}
+    params, _ = _train(data, scheme, vocab, vocab, max(train_max_len, test_len), seed, LENGTH_STEPS)
+    return {"train_accuracy": _accuracy(params, data, scheme),
+            "test_accuracy": _accuracy(params, test, scheme)}
