@@ -25,7 +25,7 @@ from .positions import SCHEMES, attention_with_positions
 NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "elk", "ape")
 VERBS = ("bites", "sees", "chases")
 D, BATCH, LEARNING_RATE = 12, 8, 0.05  # width d, sentences per Adam step, step size
-STEPS, LENGTH_STEPS = 100, 200  # Adam steps for who_bites_whom, for length_generalisation
+STEPS, LENGTH_STEPS = 100, 150  # Adam steps for who_bites_whom, for length_generalisation
 
 
 def _check_scheme(scheme) -> None:
