@@ -195,7 +195,7 @@ BAD_SENTENCES = [
     ("dog", "at least 2 words to have an order; got 1 word: 'dog'"),
     ("?! ...", "got only punctuation"),
     (" ".join(f"w{i}" for i in range(13)), "at most 12 words .* got 13"),
-    ("dog bites man ☃", "characters it cannot read: ☃"),
+    ("dog bites man ☃", "characters it cannot read: '☃'"),
     ("dog bites dog", "got 'dog' more than once.*cannot be told apart"),
 ]
 

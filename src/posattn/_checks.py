@@ -50,7 +50,7 @@ def numbers_array(name: str, value) -> np.ndarray:
         raise _not_numbers(name, value, f"({exc})") from None
     if array.dtype.kind == "c":
         raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{array.flat[0]!r}. Take .real (or abs) first if that is what you mean.")
+                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
     try:
         return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:
@@ -157,7 +157,7 @@ def check_mask(mask, n: int, m: int) -> np.ndarray:
                          f"key; got {array.shape}.")
     if not array.any(axis=1).all():
         row = int(np.argmin(array.any(axis=1)))
-        raise ValueError(f"mask must let every query attend to at least one key; row {row} is "
+        raise ValueError(f"mask must let every query attend to at least one key; got row {row} "
                          "all False.")
     return array
 

@@ -69,7 +69,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     if dead.any():
         where = np.argwhere(np.atleast_1d(dead))[0].tolist()
         raise ValueError(
-            f"S must leave at least one finite score in every softmax row; the row at {where} is "
+            f"S must leave at least one finite score in every softmax row; got the row at {where} "
             "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
             "at least one key.")
     return _softmax(S if traced(S) else np.array(values), axis=axis)  # the caller's S stays
@@ -85,7 +85,7 @@ def _scores(Q, K, bias, keep):
             raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
                              f"per key; got {B.shape}.")
         S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
-    check_finite("the scores S = Q Kᵀ/√d_k + B", S, TOO_LARGE)
+    check_finite("the scores Q Kᵀ/√d_k" + (" + B" if bias is not None else ""), S, TOO_LARGE)
     if keep is None:
         return S
     if traced(S):
