@@ -41,6 +41,8 @@ def cases(draw):
         W_V=draw(matrix(d, d_v)), B=draw(matrix(n, n)), W_h=draw(matrix(d_k, d_k)),
         table=draw(matrix(n + draw(st.integers(-1, 2)), d)),
         p=draw(st.one_of(arrays(np.float64, (d,), elements=numbers), odd_things)),
+        perm=draw(st.one_of(st.permutations(range(n)), odd_things, st.lists(st.one_of(
+            st.integers(-3, 2**70), st.booleans(), st.floats(), st.just([0])), max_size=5))),
         kernel=draw(kernel), x=draw(numbers), k=draw(st.integers(-2, 6)))
 
 
@@ -75,6 +77,12 @@ CALLS = {
     "alibi_bias": lambda c: pa.alibi_bias(c.k, slope=c.x),
     "rnn": lambda c: pa.rnn(c.X, c.W_Q, c.W_h),
     "conv1d": lambda c: pa.conv1d(c.X, c.kernel),
+    "permute": lambda c: pa.permute(c.X, c.perm),
+    "permutation_matrix": lambda c: pa.permutation_matrix(c.perm),
+    "inverse_permutation": lambda c: pa.inverse_permutation(c.perm),
+    "embed": lambda c: pa.embed(["dog", "bites"], d=c.k),
+    "default_projections": lambda c: pa.default_projections(c.k, c.k, c.k),
+    "causal_mask": lambda c: pa.causal_mask(c.k),
     "equivariance_error": lambda c: pa.equivariance_error(lambda X: -X[::-1], c.X, _reversal(c)),
     "invariance_error": lambda c: pa.invariance_error(lambda X: -X[0], c.X, _reversal(c)),
 }

@@ -82,6 +82,8 @@ def test_perm_must_be_integers_and_one_dimensional():
         pa.permutation_matrix([0.5, 1.0])
     with pytest.raises(ValueError, match=r"perm must be 1-D.*got shape \(1, 2\)"):
         pa.permutation_matrix([[0, 1]])
+    with pytest.raises(ValueError, match=r"perm must be 1-D.*got nested entries \[\[0\], 1\]"):
+        pa.permutation_matrix([[0], 1])  # ragged
     with pytest.raises(TypeError, match="perm must be a sequence of integers; got str"):
         pa.permutation_matrix("012")
 

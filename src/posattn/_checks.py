@@ -30,11 +30,11 @@ def traced(*values) -> bool:
 
 
 def shorten(values, limit: int = 8) -> str:
-    """A list for a message: at most ``limit`` entries, then "…" and how many there were."""
+    """A list for a message: at most ``limit`` entries of at most 30 characters, then "…"."""
     values = list(values)
-    if len(values) <= limit:
-        return repr(values)
-    return f"[{', '.join(map(repr, values[:limit]))}, … ({len(values)} entries)]"
+    shown = [r if len(r := repr(v)) <= 30 else r[:29] + "…" for v in values[:limit]]
+    more = f", … ({len(values)} entries)" if len(values) > limit else ""
+    return f"[{', '.join(shown)}{more}]"
 
 
 def _not_numbers(name: str, value, why: str) -> TypeError:
@@ -115,10 +115,14 @@ def _integers(name: str, perm) -> np.ndarray:
     if isinstance(perm, (str, bytes)) or perm is None:
         raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} "
                         f"{perm!r:.80}.")
-    array = np.asarray(perm)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; "
-                         f"got shape {array.shape}.")
+    try:
+        array = np.asarray(perm)
+    except ValueError:  # ragged nesting
+        array = np.asarray(perm, dtype=object)
+    nested = array.dtype == object and any(np.ndim(v) for v in array.flat)
+    if array.ndim != 1 or nested:
+        got = f"nested entries {shorten(perm)}" if nested else f"shape {array.shape}"
+        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; got {got}.")
     integral = array.dtype.kind in "iu" or (array.dtype == object and all(
         isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in array.tolist()))
     if array.size and not integral:
