@@ -103,11 +103,6 @@ def permutation_heatmap(perm, tokens=None, ax=None):
                    cmap="Greys", vmin=0.0, vmax=1.0, fmt="{:.0f}")
 
 
-def series_style() -> None:
-    """Deprecated: use ``plt.style.use(plotting.STYLE)``; kept until the notebooks switch."""
-    plt.style.use(STYLE)
-
-
 # Okabe–Ito: colour-blind safe
 TOKEN_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00")
 

@@ -1,9 +1,8 @@
 """The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting.
 
-A new sentence rebuilds the axes (same Figure) and lets constrained layout place them once; a
-click only gives existing artists new data and text and redraws them over the cached background
-(matplotlib's blitting: ``copy_from_bbox``, ``restore_region``, ``draw_artist``). Each picture is
-sent as a PNG (Pillow) for an ``ipywidgets.Image``.
+A new sentence rebuilds the axes, placed once by constrained layout; a click gives existing
+artists new data and redraws them over a cached background (``copy_from_bbox``,
+``restore_region``, ``draw_artist``), sent as a PNG (Pillow) for an ``ipywidgets.Image``.
 """
 
 from __future__ import annotations
@@ -40,9 +39,7 @@ class ExplorerFigure:
     def __init__(self, size: tuple[float, float] = (10.0, 5.0), dpi: int = 100):
         self.figure = Figure(figsize=size, dpi=dpi)
         FigureCanvasAgg(self.figure)
-        self.axes, self.colorbar, self.heading = (), None, None
-        self._labels, self._vmax, self._background = None, None, None
-        self._right, self._shown = None, None
+        self.close()  # nothing drawn yet
 
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
@@ -125,4 +122,4 @@ class ExplorerFigure:
         """Let go of the background and of pyplot's hold on the figure, if it has one."""
         plt.close(self.figure)
         self.axes, self.colorbar, self.heading = (), None, None
-        self._labels, self._vmax, self._background = None, None, None
+        self._labels, self._vmax, self._background, self._right, self._shown = (None,) * 5

@@ -1,9 +1,8 @@
 """The "dog bites man" explorer: shuffle a sentence and watch A' = P A Pᵀ (ipywidgets).
 
-Controls, in display and Tab order: the sentence, the positional scheme, the order π (typed, or
-picked from every order up to 4 words), Shuffle (seeded), Reset, the un-shuffle view.
-Below: the status line, the A | A' figure, the figure in words, and Y | Y'. Input that cannot be
-used puts a message in the status line and keeps the last good state on screen.
+Controls in display and Tab order, then the status line, the A | A' figure, the figure in words
+and Y | Y'. Input that cannot be used becomes a message; the last good state stays on screen.
+CSS classes ``pp-<name>`` (``css``) are the browser tests' handles.
 """
 
 from __future__ import annotations
@@ -17,11 +16,8 @@ from . import model
 from .figure import TITLES, ExplorerFigure
 
 
-def _control(kind, name: str, **options):
-    """A control with a CSS class (``pp-<name>``), the stable handle of the browser tests."""
-    control = kind(**options)
-    control.add_class(f"pp-{name}")
-    return control
+def css(name: str) -> dict:
+    return {"_dom_classes": [f"pp-{name}"]}
 
 
 def _close_tree(widget: widgets.Widget) -> None:
@@ -94,25 +90,22 @@ class ShuffleExplorer(widgets.VBox):
         _replaces_earlier_run(self)
 
     def _build_controls(self, sentence: str) -> None:
-        self.text = _control(widgets.Text, "sentence", value=sentence, description="Sentence",
-                             continuous_update=False, layout=widgets.Layout(width="28em"),
-                             tooltip=f"2 to {model.MAX_WORDS} words; press Enter to apply")
-        self.scheme = _control(widgets.Dropdown, "scheme", description="Positions",
-                               options=("none", *model.NAMES),  # "none": scheme=None
-                               tooltip="How position enters attention (none: plain self-attention)")
-        self.order = _control(widgets.Combobox, "order", description="Order π", ensure_option=False,
-                              placeholder="e.g. 2 0 1", continuous_update=False,
-                              tooltip="Each position 0 … n−1 once; press Enter")
-        self.shuffle_button = _control(widgets.Button, "shuffle", description="Shuffle",
-                                       icon="random")
-        self.reset_button = _control(widgets.Button, "reset", description="Reset", icon="undo")
-        self.unshuffle = _control(widgets.Checkbox, "unshuffle", indent=False,
-                                  description="un-shuffle view: show Pᵀ A' P")
-        self.status = _control(widgets.HTML, "status")
-        self.image = _control(widgets.Image, "figure", format="png",
-                              layout=widgets.Layout(max_width="100%"))
-        self.caption = _control(widgets.HTML, "caption")  # the figure in words
-        self.outputs = _control(widgets.HTML, "outputs")
+        self.text = widgets.Text(value=sentence, description="Sentence", continuous_update=False,
+                                 layout={"width": "28em"}, **css("sentence"),
+                                 tooltip=f"2 to {model.MAX_WORDS} words; press Enter to apply")
+        self.scheme = widgets.Dropdown(description="Positions", options=("none", *model.NAMES),
+                                       **css("scheme"))  # "none": scheme=None
+        self.order = widgets.Combobox(description="Order π", ensure_option=False,
+                                      placeholder="e.g. 2 0 1", continuous_update=False,
+                                      tooltip="Each position 0 … n−1 once; press Enter",
+                                      **css("order"))
+        self.shuffle_button = widgets.Button(description="Shuffle", icon="random", **css("shuffle"))
+        self.reset_button = widgets.Button(description="Reset", icon="undo", **css("reset"))
+        self.unshuffle = widgets.Checkbox(indent=False, description="un-shuffle view: show Pᵀ A' P",
+                                          **css("unshuffle"))
+        self.status, self.caption, self.outputs = (widgets.HTML(**css(name)) for name in
+                                                    ("status", "caption", "outputs"))
+        self.image = widgets.Image(format="png", layout={"max_width": "100%"}, **css("figure"))
 
     @property
     def perm(self) -> np.ndarray:
