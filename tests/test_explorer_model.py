@@ -101,3 +101,13 @@ def test_error_line_names_what_stays_on_screen():
     view = model.compute_view(["dog", "dog"], [1, 0])
     line = model.error_line(ValueError("order must be …."), view)
     assert line == "⚠ order must be …. Still showing 'dog dog′' with π = (1, 0)."
+
+
+def test_the_model_needs_numpy_only():
+    import subprocess
+    import sys
+
+    code = ("import sys, posattn.explorer.model; "
+            "print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
