@@ -3,10 +3,12 @@
     python benchmarks/bench_attention.py
 
 Prints ratios, not verdicts on absolute times (machines here are noisy):
-1. vectorised `self_attention` vs the literal `attention_loop` at n = 16, 64, 256 (target ≥ 100× at 256);
-2. `self_attention` vs PyTorch's fused CPU `scaled_dot_product_attention`, n = 2048, d = 64, float64,
-   when torch is installed (target ≤ 1.2× torch's time); torch is not a project requirement;
-3. peak memory of `self_attention` at n = 2048 against the one n×n matrix it must return;
+1. vectorised `self_attention` vs the literal `attention_loop` at n = 16, 64, 256
+   (target ≥ 100× at 256);
+2. `self_attention` vs PyTorch's fused CPU `scaled_dot_product_attention`, n = 2048, d = 64,
+   float64, when torch is installed (target ≤ 1.2× torch's time); torch is not a requirement;
+3. peak memory of `self_attention` at n = 2048 against the one n×n matrix A it must return
+   (target ≤ 2.5×); for information, a gradient through it by autograd (keeps every step);
 4. `import posattn` against `import numpy`, each in a fresh interpreter (target ≤ 1.2×).
 """
 
@@ -50,14 +52,15 @@ def loop_vs_vectorised() -> None:
     print("1. vectorised self_attention vs attention_loop (d = d_k = d_v = 16)")
     for n in (16, 64, 256):
         X, W = inputs(n, 16)
-        loop, fast, ratio = compare(partial(pa.attention_loop, X, *W), partial(pa.self_attention, X, *W),
+        loop, fast, ratio = compare(partial(pa.attention_loop, X, *W),
+                                    partial(pa.self_attention, X, *W),
                                     repeats=5 if n == 256 else 15)
-        print(f"   n = {n:4d}: loop {loop * 1e3:9.2f} ms   vectorised {fast * 1e3:7.3f} ms   speed-up {ratio:6.0f}×"
-              + ("   (target ≥ 100×)" if n == 256 else ""))
+        print(f"   n = {n:4d}: loop {loop * 1e3:9.2f} ms   vectorised {fast * 1e3:7.3f} ms   "
+              f"speed-up {ratio:6.0f}×" + ("   (target ≥ 100×)" if n == 256 else ""))
 
 
 def against_torch(n: int = 2048, d: int = 64) -> None:
-    print(f"2. self_attention vs torch scaled_dot_product_attention (n = {n}, d = {d}, float64, CPU)")
+    print(f"2. self_attention vs torch scaled_dot_product_attention (n = {n}, d = {d}, float64)")
     try:
         import torch
     except (ImportError, OSError):  # OSError: a broken or half-installed torch
@@ -71,27 +74,47 @@ def against_torch(n: int = 2048, d: int = 64) -> None:
             Q, K, V = (tX @ w for w in tW)  # the same three projections
             return torch.nn.functional.scaled_dot_product_attention(Q[None], K[None], V[None])
 
-    ours, theirs, ratio = compare(partial(pa.self_attention, X, *W), torch_self_attention, repeats=9)
+    ours, theirs, ratio = compare(partial(pa.self_attention, X, *W), torch_self_attention,
+                                  repeats=9)
     Y_torch = torch_self_attention()[0].numpy()
     agree = np.abs(Y_torch - pa.self_attention(X, *W)[0]).max()
-    print(f"   torch {torch.__version__}, {torch.get_num_threads()} threads: torch {theirs * 1e3:.1f} ms   "
-          f"posattn {ours * 1e3:.1f} ms   ratio {ratio:.2f}× (target ≤ 1.2×); outputs agree to {agree:.0e}")
+    print(f"   torch {torch.__version__}, {torch.get_num_threads()} threads: "
+          f"torch {theirs * 1e3:.1f} ms   posattn {ours * 1e3:.1f} ms   ratio {ratio:.2f}× "
+          f"(target ≤ 1.2×); outputs agree to {agree:.0e}")
+
+
+def peak(f) -> int:
+    """The largest number of bytes numpy held at once while f ran (tracemalloc sees its arrays)."""
+    tracemalloc.start()
+    f()
+    top = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return top
 
 
 def peak_memory(n: int = 2048, d: int = 64) -> None:
     X, W = inputs(n, d)
-    tracemalloc.start()
-    pa.self_attention(X, *W)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
     A_bytes = n * n * 8
-    print(f"3. peak memory of self_attention at n = {n}: {peak / 2**20:.1f} MiB = {peak / A_bytes:.2f}× "
-          f"the n×n matrix A it returns ({A_bytes / 2**20:.0f} MiB)")
+    print(f"3. peak memory at n = {n}, against the n×n matrix A self_attention returns "
+          f"({A_bytes / 2**20:.0f} MiB)")
+    runs = {"self_attention": partial(pa.self_attention, X, *W)}
+    try:
+        from autograd import grad
+    except ImportError:
+        print("   autograd is not installed: the gradient run is skipped")
+    else:
+        loss = lambda X: pa.self_attention(X, *W)[0].sum()  # noqa: E731
+        runs["autograd gradient of sum(Y)"] = partial(grad(loss), X)
+    for label, f in runs.items():
+        top = peak(f)
+        target = "   (target ≤ 2.5×)" if label == "self_attention" else "   (not a target)"
+        print(f"   {label:28s} {top / 2**20:6.1f} MiB = {top / A_bytes:.2f}× A" + target)
 
 
 def import_time(module: str) -> float:
     code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(run.stdout)
 
 
 def imports(repeats: int = 11) -> None:

@@ -3,11 +3,11 @@
     python benchmarks/bench_explorer.py
 
 For n = 3 and n = 12 words, the time from a new order to new PNG bytes, as medians over repeats:
-- explorer: ``ShuffleExplorer``, order set on its control (attention, in-place update, blit, PNG,
-  status line and Y table: the whole click);
+- explorer: ``ShuffleExplorer``, order set on its control (attention, blitted update, PNG, status
+  line and Y table: the whole click);
 - naive: a new ``plotting.attention_pair`` figure drawn per click (plus the same attention and PNG);
 - floor: one full redraw of the explorer's own, unchanged figure to PNG.
-Targets: naive / explorer ≥ 5, explorer / floor ≤ 1.5. Prints ratios; absolute times are noisy here.
+Prints the ratios; absolute times are noisy on a shared machine.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from posattn import plotting  # noqa: E402
-from posattn.explorer_figure import png_bytes  # noqa: E402
-from posattn.explorer_state import compute_view, format_order  # noqa: E402
-from posattn.widgets import ShuffleExplorer  # noqa: E402
+from posattn.explorer import ShuffleExplorer  # noqa: E402
+from posattn.explorer.figure import png  # noqa: E402
+from posattn.explorer.model import compute_view, format_order  # noqa: E402
 
 SENTENCES = {3: "dog bites man", 12: "the quick brown fox jumps over a lazy dog near my house"}
 
@@ -62,9 +62,9 @@ def naive_click(tokens: list[str], n: int):
     def click():
         cycle.reverse()
         view = compute_view(tokens, cycle[0])
-        figure = plotting.attention_pair(view.A, view.tokens, view.A_shuffled, view.shuffled_tokens)
+        figure = plotting.attention_pair(view.A, view.labels, view.A_shuffled, view.shuffled_labels)
         figure.canvas.draw()
-        png_bytes(figure.canvas)
+        png(figure.canvas)
         plt.close(figure)
     return click
 
@@ -72,22 +72,23 @@ def naive_click(tokens: list[str], n: int):
 def floor_redraw(explorer: ShuffleExplorer):
     def redraw():
         explorer.figure.canvas.draw()
-        png_bytes(explorer.figure.canvas)
+        png(explorer.figure.canvas)
     return redraw
 
 
 def main(repeats: int = 21) -> None:
-    plotting.series_style()
-    print(f"median of {repeats} clicks, PNG bytes out   explorer    naive    floor   naive/explorer  explorer/floor")
+    plt.style.use(plotting.STYLE)
+    print(f"median of {repeats} clicks, to PNG bytes   explorer     naive     floor"
+          "   naive/explorer  explorer/floor")
     for n, sentence in SENTENCES.items():
         explorer = ShuffleExplorer(sentence)
-        approaches = {"explorer": explorer_click(explorer, n), "naive": naive_click(explorer.tokens, n),
-                      "floor": floor_redraw(explorer)}
+        approaches = {"explorer": explorer_click(explorer, n),
+                      "naive": naive_click(explorer.tokens, n), "floor": floor_redraw(explorer)}
         t = medians(approaches, repeats)
         ours, naive, floor = t["explorer"], t["naive"], t["floor"]
-        print(f"n = {n:2d} {'':29s} {ours * 1e3:7.1f} ms {naive * 1e3:6.1f} ms {floor * 1e3:6.1f} ms"
-              f" {naive / ours:12.1f}×  {ours / floor:12.2f}×")
-    print("targets: naive/explorer ≥ 5×, explorer/floor ≤ 1.5×")
+        print(f"n = {n:2d} {'':29s} {ours * 1e3:7.1f} ms {naive * 1e3:6.1f} ms "
+              f"{floor * 1e3:6.1f} ms {naive / ours:12.1f}×  {ours / floor:12.2f}×")
+        explorer.close()
 
 
 if __name__ == "__main__":

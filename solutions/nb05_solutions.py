@@ -2,12 +2,16 @@
 
 import numpy as np
 
+import posattn as pa
 
-def put_back(A_shuffled: np.ndarray, perm: np.ndarray) -> np.ndarray:
-    """Exercise 1: Pᵀ A' P. Row perm[i] of A is row i of A', and the same for columns."""
-    inverse = np.argsort(perm)  # the order that undoes perm
-    return np.asarray(A_shuffled)[inverse][:, inverse]  # (n, n)
+# Exercise 1: the two "a"s trade places and so do the two "rose"s; "is" stays.
+rose_order = [3, 4, 2, 0, 1]
 
 
-# Exercise 2: the reversal is the only non-trivial order that keeps every distance |i − j|.
-alibi_blind_order = [3, 2, 1, 0]
+def invisible_orders(tokens):
+    """Exercise 2: every order whose attention matrix is exactly the original one, measured."""
+    X = pa.embed(tokens)  # (n, d)
+    W_Q, W_K, W_V = pa.default_projections()
+    A = pa.self_attention(X, W_Q, W_K, W_V)[1]  # (n, n)
+    return [perm.tolist() for perm in pa.all_permutations(len(tokens))
+            if np.array_equal(pa.self_attention(X[perm], W_Q, W_K, W_V)[1], A)]

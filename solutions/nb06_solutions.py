@@ -11,9 +11,9 @@ def my_layer_norm(X):
     return (X - mu) / np.sqrt(var + 1e-5)  # (n, d)
 
 
-# e: the causal mask. a (GELU) and b (more heads) keep every piece row-wise or attention;
-# c (statistics over the tokens) and d (the mask "not yourself") look the same after any
-# reordering, so they treat every token alike.
+# e: the window. a (GELU) and b (more heads) keep every piece row-wise or attention; c
+# (statistics over the tokens), d (the mask "not yourself") and f (the mean of all rows) look the
+# same after any reordering, so they treat every token alike.
 breaking_change = "e"
 
 W_in = np.random.default_rng(0).standard_normal((2, 8))  # lifts a point (x, y) to d_model = 8

@@ -58,7 +58,8 @@ def test_softmax_sums_to_one_and_ignores_a_constant_shift(scores, c):
 
 
 def test_softmax_refuses_a_fully_masked_row():
-    with pytest.raises(ValueError, match=r"S must leave at least one finite score.*row at \[1\] is entirely -inf"):
+    with pytest.raises(ValueError, match=r"S must leave at least one finite score.*"
+                                         r"got the row at \[1\] entirely -inf"):
         pa.softmax([[0.0, 1.0], [-np.inf, -np.inf]])
 
 
@@ -155,13 +156,15 @@ def test_self_attention_is_not_permutation_invariant(dog_bites_man):
 
 def test_x_must_be_two_dimensional(dog_bites_man):
     _, W, _ = dog_bites_man
-    with pytest.raises(ValueError, match=r"X must be 2-D, shape \(n, d\) with one row per token; got 1-D array of shape \(8,\)"):
+    with pytest.raises(ValueError, match=r"X must be 2-D, shape \(n, d\) with one row per token; "
+                                         r"got 1-D array of shape \(8,\)"):
         pa.self_attention(np.ones(8), *W)
 
 
 def test_w_q_rows_must_match_x_features(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
-    with pytest.raises(ValueError, match=r"W_Q must have 8 rows to match X's 8 features; got shape \(4, 4\)"):
+    with pytest.raises(ValueError, match=r"W_Q must have 8 rows to match X's 8 features; "
+                                         r"got shape \(4, 4\)"):
         pa.self_attention(X, W_Q[:4], W_K, W_V)
 
 
@@ -177,7 +180,8 @@ def test_q_and_k_must_share_d_k():
 
 
 def test_v_needs_one_row_per_key():
-    with pytest.raises(ValueError, match="V must have 4 rows to match K's rows .one value per key.; got 3"):
+    with pytest.raises(ValueError, match="V must have 4 rows to match K's rows "
+                                         ".one value per key.; got 3"):
         pa.scaled_dot_product_attention(np.ones((2, 2)), np.ones((4, 2)), np.ones((3, 1)))
 
 
@@ -192,7 +196,8 @@ def test_nan_or_inf_in_inputs_is_refused(dog_bites_man, where):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
     args = {"X": X.copy(), "W_Q": W_Q, "W_K": W_K, "W_V": W_V.copy()}
     args[where][1, 2] = np.nan if where == "X" else np.inf
-    with pytest.raises(ValueError, match=rf"{where} must hold only finite numbers; got (nan|inf) at index \(1, 2\)"):
+    with pytest.raises(ValueError, match=rf"{where} must hold only finite numbers; "
+                                         r"got (nan|inf) at index \(1, 2\)"):
         pa.self_attention(**args)
 
 
@@ -204,7 +209,8 @@ def test_text_instead_of_an_array_is_a_type_error(dog_bites_man):
 
 def test_mask_must_be_boolean(dog_bites_man):
     X, W, _ = dog_bites_man
-    with pytest.raises(TypeError, match="mask must be a boolean array .True = may attend.; got dtype float64"):
+    with pytest.raises(TypeError, match="mask must be a boolean array .True = may attend.; "
+                                        "got dtype float64"):
         pa.self_attention(X, *W, mask=np.ones((3, 3)))
 
 
@@ -218,7 +224,8 @@ def test_mask_must_leave_every_query_a_key(dog_bites_man):
     X, W, _ = dog_bites_man
     mask = np.ones((3, 3), dtype=bool)
     mask[1] = False
-    with pytest.raises(ValueError, match="mask must let every query attend to at least one key; row 1 is all False"):
+    with pytest.raises(ValueError, match="mask must let every query attend to at least one key; "
+                                         "got row 1 all False"):
         pa.self_attention(X, *W, mask=mask)
 
 
@@ -226,3 +233,29 @@ def test_attention_loop_validates_like_self_attention(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
     with pytest.raises(ValueError, match="W_V must have 8 rows"):
         pa.attention_loop(X, W_Q, W_K, W_V[:5])
+
+
+def test_scores_that_overflow_are_refused_by_name_not_returned_as_nan(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"the scores Q Kᵀ/√d_k must hold only finite numbers; "
+                                         r"got -?inf at index .* scale X \(or the weights\) down"):
+        pa.self_attention(X * 1e200, *W)
+    with pytest.raises(ValueError, match=r"Q = X W_Q must hold only finite numbers; got inf"):
+        pa.self_attention(np.full((3, 8), 1e308), np.ones((8, 4)), *W[1:])
+    with pytest.raises(ValueError, match=r"the scores q_0·k_j/√d_k must hold only finite numbers"):
+        pa.attention_loop(X * 1e200, *W)
+
+
+def test_complex_input_is_refused_not_cut_to_its_real_part(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(TypeError, match=r"X must hold real numbers; got complex values such as "
+                                        r"\(0.23.*\+0j\)\. Take \.real"):
+        pa.self_attention(X.astype(complex), *W)
+    with pytest.raises(TypeError, match=r"S must hold real numbers; got complex"):
+        pa.softmax([1j, 0.0])
+
+
+def test_softmax_axis_must_exist():
+    with pytest.raises(ValueError, match=r"axis must be an integer from -2 to 1 for S of shape "
+                                         r"\(1, 2\); got 2"):
+        pa.softmax([[0.0, 1.0]], axis=2)

@@ -63,18 +63,22 @@ def test_symmetries_table_of_the_series():
     attention = pa.symmetries(lambda X: pa.self_attention(X, *W)[0], X, perms)
     cumsum = pa.symmetries(lambda X: np.cumsum(X, axis=0), X, perms)
     pooled = pa.symmetries(lambda X: X.mean(axis=0), X, perms)
-    assert attention == {"invariant": False, "permutation-equivariant": True, "shift-equivariant": True}
-    assert cumsum == {"invariant": False, "permutation-equivariant": False, "shift-equivariant": False}
+    keys = ("invariant", "permutation-equivariant", "shift-equivariant")
+    assert attention == dict(zip(keys, (False, True, True), strict=True))
+    assert cumsum == dict(zip(keys, (False, False, False), strict=True))
     assert pooled == {"invariant": True, "permutation-equivariant": None, "shift-equivariant": None}
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: pa.rnn(np.ones((3, 2)), np.ones((3, 4)), np.ones((4, 4))), r"W_x must have 2 rows to match X's 2 features"),
-        (lambda: pa.rnn(np.ones((3, 2)), np.ones((2, 4)), np.ones((4, 3))), r"W_h must be square, \(4, 4\)"),
+        (lambda: pa.rnn(np.ones((3, 2)), np.ones((3, 4)), np.ones((4, 4))),
+         r"W_x must have 2 rows to match X's 2 features"),
+        (lambda: pa.rnn(np.ones((3, 2)), np.ones((2, 4)), np.ones((4, 3))),
+         r"W_h must be square, \(4, 4\)"),
         (lambda: pa.conv1d(np.ones((3, 2)), np.ones((2, 2, 1))), r"kernel must have an odd width"),
-        (lambda: pa.conv1d(np.ones((3, 2)), np.ones((3, 5, 1))), r"kernel must have shape \(width, 2, d_out\)"),
+        (lambda: pa.conv1d(np.ones((3, 2)), np.ones((3, 5, 1))),
+         r"kernel must have shape \(width, 2, d_out\)"),
         (lambda: pa.shift_error(lambda X: X, np.ones((3, 1))), r"X must have more than 3 rows"),
     ],
 )
@@ -89,5 +93,6 @@ def test_influence_shows_the_chain_the_window_and_the_all_to_all():
     W = pa.default_projections()
     i, j = np.indices((6, 6))
     np.testing.assert_array_equal(pa.influence(lambda X: pa.rnn(X, W_x, W_h), X), j <= i)
-    np.testing.assert_array_equal(pa.influence(lambda X: pa.conv1d(X, pa.conv_kernel()), X), np.abs(i - j) <= 1)
+    window = pa.influence(lambda X: pa.conv1d(X, pa.conv_kernel()), X)
+    np.testing.assert_array_equal(window, np.abs(i - j) <= 1)
     assert pa.influence(lambda X: pa.self_attention(X, *W)[0], X).all()

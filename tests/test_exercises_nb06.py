@@ -36,7 +36,7 @@ def test_wrong_layer_norms_get_a_hint(answer, message):
 
 @pytest.mark.parametrize(("answer", "message"), [
     ("a", "GELU"), (" B ", "more heads"), ("c", "a mean is invariant"), ("d", "P M Pᵀ = M"),
-    ("f", "must be one of"),
+    ("f", "it is invariant"), ("g", "must be one of"),
 ])
 def test_each_wrong_change_gets_its_reason(answer, message):
     feedback = nb06.check_breaking_change(answer)

@@ -27,7 +27,8 @@ def test_attention_heatmap_shows_A_on_a_fixed_scale_with_tokens(dog_bites_man):
 def test_values_are_written_only_for_short_sentences():
     A = pa.softmax(np.random.default_rng(0).standard_normal((9, 9)))
     assert len(plotting.attention_heatmap(A).axes.texts) == 0
-    assert len(plotting.attention_heatmap(A[:8, :8] / A[:8, :8].sum(1, keepdims=True)).axes.texts) == 64
+    A8 = A[:8, :8] / A[:8, :8].sum(1, keepdims=True)
+    assert len(plotting.attention_heatmap(A8).axes.texts) == 64
     plt.close("all")
 
 
@@ -58,75 +59,47 @@ def test_permutation_heatmap_draws_P():
 
 
 def test_labels_must_match_the_matrix():
-    with pytest.raises(ValueError, match=r"row_labels must have one label per row \(3\); got 2: \['a', 'b'\]"):
+    message = r"row_labels must have one label per row \(3\); got 2: \['a', 'b'\]"
+    with pytest.raises(ValueError, match=message):
         plotting.attention_heatmap(np.eye(3), ["a", "b"])
     plt.close("all")
 
 
-def placed_as_matplotlib_would(make) -> tuple[float, float]:
-    """The title's lowest pixel with title_above, and with matplotlib's automatic placement, same figure."""
-    lows = []
-    for pinned in (True, False):
-        fig, ax = plt.subplots(figsize=(5, 4), layout="constrained")
-        make(ax)
-        if pinned:
-            plotting.title_above(ax, "a title, with descenders: jgy")
-        else:
-            ax.set_title("a title, with descenders: jgy")
-        fig.canvas.draw()
-        lows.append(ax.title.get_window_extent().y0)
-        plt.close(fig)
-    return lows[0], lows[1]
+def test_heatmap_keeps_the_scale_it_is_given_even_zero():
+    image = plotting.heatmap(-np.eye(3), vmax=0.0)
+    assert image.get_clim() == (-1.0, 0.0)
+    assert plotting.heatmap(np.eye(3), vmin=0.5).get_clim() == (0.5, 1.0)
+    plt.close("all")
 
 
-@pytest.mark.parametrize("make", [
-    lambda ax: plotting.heatmap(np.eye(3), ax, row_labels=list("abc"), col_labels=["dog", "bites", "man"]),
-    lambda ax: plotting.attention_heatmap(np.eye(3), ["dog", "bites", "man"], ax),  # plus an x label on top
-    lambda ax: (plotting.heatmap(np.eye(4), ax, col_labels=["antidisestablishment", "b", "c", "d"]),
-                ax.tick_params(axis="x", labelrotation=90)),  # tall, turned words
-    lambda ax: ax.plot([0, 1]),  # nothing on top: the plain default height
-])
-def test_title_above_sits_where_matplotlib_would_put_it(make):
-    pinned, automatic = placed_as_matplotlib_would(make)
-    assert pinned == pytest.approx(automatic, abs=1.0)  # pixels
+def test_heatmap_refuses_an_empty_scale():
+    with pytest.raises(ValueError, match=r"vmax must be greater than vmin \(0\); got 0\. Give"):
+        plotting.heatmap(np.eye(3), vmin=0.0, vmax=0.0)
+    plt.close("all")
 
 
-def test_title_above_clears_the_top_labels_at_any_size():
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4), layout="constrained")
-    for ax in axes:
-        plotting.attention_heatmap(np.eye(3), ["dog", "bites", "man"], ax, title="A")
-    for size in [(12, 4), (6, 2.5), (16, 7)]:  # the gap is kept in points, not in axes fractions
-        fig.set_size_inches(size)
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        for ax in axes:
-            assert ax.title.get_window_extent(renderer).y0 >= ax.xaxis.get_tightbbox(renderer).y1
-    plt.close(fig)
-
-
-def test_title_above_without_a_canvas_that_measures_falls_back_to_matplotlib():
-    from matplotlib.backend_bases import FigureCanvasBase
-    from matplotlib.figure import Figure
-
-    fig = Figure()
-    FigureCanvasBase(fig)  # no renderer to measure with
-    ax = fig.subplots()
-    plotting.title_above(ax, "A")
+def test_heatmap_title_sits_above_the_top_labels():
+    image = plotting.attention_heatmap(np.eye(3), ["dog", "bites", "man"], title="A")
+    image.figure.canvas.draw()
+    ax = image.axes
     assert ax.get_title() == "A"
+    assert ax.title.get_window_extent().y0 >= ax.xaxis.get_tightbbox().y1  # above words and label
+    plt.close("all")
 
 
-@pytest.mark.filterwarnings("ignore:InlineBackend._print_figure_kwargs_changed is deprecated:DeprecationWarning")
-def test_series_style_shows_notebook_figures_as_laid_out(monkeypatch):
-    import sys
+@pytest.mark.parametrize("tokens", [["dog"], ["dog", "bites", "man", "extra"]])
+def test_permutation_heatmap_needs_one_token_per_position(tokens):
+    message = rf"tokens must have one label per row \(3\); got {len(tokens)}"
+    with pytest.raises(ValueError, match=message):
+        plotting.permutation_heatmap([2, 0, 1], tokens)
+    plt.close("all")
 
+
+def test_the_series_style_ships_with_the_package_and_sets_the_series_rc():
     import matplotlib
-    from matplotlib_inline.config import InlineBackend
 
-    config = InlineBackend.instance()
-    monkeypatch.setattr(config, "print_figure_kwargs", {"bbox_inches": "tight"})
-    monkeypatch.setitem(sys.modules, "ipykernel", sys.modules.get("ipykernel") or object())  # as in a notebook
     with matplotlib.rc_context():
-        plotting.series_style()
-        assert matplotlib.rcParams["figure.constrained_layout.use"] is True
+        matplotlib.rcParams["font.size"] = 7.0
+        plt.style.use(plotting.STYLE)
         assert matplotlib.rcParams["font.size"] == 12
-    assert config.print_figure_kwargs["bbox_inches"] is None  # no second, cropping pass over every text
+        assert matplotlib.rcParams["figure.constrained_layout.use"] is True

@@ -1,4 +1,4 @@
-"""plotting.cell_grid: a line on every border between two cells of a heatmap, and none through them."""
+"""plotting.cell_grid: a line on every border between two cells of a heatmap, none through them."""
 
 import matplotlib.pyplot as plt
 import numpy as np

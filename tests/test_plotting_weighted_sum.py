@@ -1,4 +1,4 @@
-"""plotting.weighted_sum, tested by state: where the star lands, the arrows, the labels, the errors."""
+"""plotting.weighted_sum, tested by state: where the star lands, arrows, labels, errors."""
 
 import matplotlib.pyplot as plt
 import numpy as np

@@ -125,6 +125,14 @@ def test_each_head_is_single_head_attention_on_its_own_columns():
         np.testing.assert_allclose(Y[:, cols], Y_h, atol=1e-13)  # W_O = I: the concatenation
 
 
+def test_the_mask_holds_in_every_head():
+    rng = np.random.default_rng(5)
+    X, W = rng.normal(size=(5, 6)), rng.normal(size=(4, 6, 6))
+    _, A = multi_head_attention(X, *W, n_heads=3, mask=pa.causal_mask(5))
+    assert A.shape == (3, 5, 5) and (np.triu(A, k=1) == 0).all()  # no weight on a later token
+    np.testing.assert_allclose(A.sum(axis=2), 1.0, atol=1e-12)
+
+
 def test_layer_norm_gives_each_row_mean_zero_and_variance_one_before_gamma_and_beta():
     X = np.array([[1.0, 2.0, 3.0, 10.0], [-5.0, 0.0, 5.0, 0.0]])
     Z = layer_norm(X, eps=1e-12)

@@ -30,11 +30,11 @@ def traced(*values) -> bool:
 
 
 def shorten(values, limit: int = 8) -> str:
-    """A list for a message: at most ``limit`` entries, then "…" and how many there were."""
+    """A list for a message: at most ``limit`` entries of at most 30 characters, then "…"."""
     values = list(values)
-    if len(values) <= limit:
-        return repr(values)
-    return f"[{', '.join(map(repr, values[:limit]))}, … ({len(values)} entries)]"
+    shown = [r if len(r := repr(v)) <= 30 else r[:29] + "…" for v in values[:limit]]
+    more = f", … ({len(values)} entries)" if len(values) > limit else ""
+    return f"[{', '.join(shown)}{more}]"
 
 
 def _not_numbers(name: str, value, why: str) -> TypeError:
@@ -50,15 +50,18 @@ def numbers_array(name: str, value) -> np.ndarray:
         raise _not_numbers(name, value, f"({exc})") from None
     if array.dtype.kind == "c":
         raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{array.flat[0]!r}. Take .real (or abs) first if that is what you mean.")
+                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
     try:
         return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:
         raise _not_numbers(name, value, f"({exc})") from None
 
 
-def as_matrix(name: str, value, *, ndim: int = 2):
-    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is)."""
+def as_matrix(name: str, value, *, ndim: int = 2, rows: int | None = None):
+    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
+
+    ``rows``: the number of rows a weight matrix needs to multiply X from the right.
+    """
     array = numbers_array(name, raw(value))
     if array.ndim != ndim:
         rows = "(n, d) with one row per token" if ndim == 2 else f"{ndim} axes"
@@ -67,6 +70,9 @@ def as_matrix(name: str, value, *, ndim: int = 2):
     if array.size == 0:
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
+    if rows is not None and array.shape[0] != rows:
+        raise ValueError(f"{name} must have {rows} rows to match X's {rows} features; "
+                         f"got shape {array.shape}.")
     check_finite(name, array, "Check for NaN or inf upstream.")
     return value if traced(value) else array
 
@@ -98,13 +104,6 @@ def check_number(name: str, value, low: float = -math.inf, *, above: bool = Fals
     return value if traced(value) else float(x)
 
 
-def check_rows_match(name: str, W, x_name: str, d: int) -> None:
-    """``W`` multiplies ``x_name`` from the right, so it needs ``d`` rows."""
-    if W.shape[0] != d:
-        raise ValueError(f"{name} must have {d} rows to match {x_name}'s {d} features; "
-                         f"got shape {W.shape}.")
-
-
 def check_same(name: str, size: int, other: str, expected: int, what: str) -> None:
     if size != expected:
         raise ValueError(f"{name} must have {expected} {what} to match {other}; got {size}.")
@@ -115,10 +114,14 @@ def _integers(name: str, perm) -> np.ndarray:
     if isinstance(perm, (str, bytes)) or perm is None:
         raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} "
                         f"{perm!r:.80}.")
-    array = np.asarray(perm)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; "
-                         f"got shape {array.shape}.")
+    try:
+        array = np.asarray(perm)
+    except ValueError:  # ragged nesting
+        array = np.asarray(perm, dtype=object)
+    nested = array.dtype == object and any(np.ndim(v) for v in array.flat)
+    if array.ndim != 1 or nested:
+        got = f"nested entries {shorten(perm)}" if nested else f"shape {array.shape}"
+        raise ValueError(f"{name} must be 1-D, an index array like [2, 0, 1]; got {got}.")
     integral = array.dtype.kind in "iu" or (array.dtype == object and all(
         isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in array.tolist()))
     if array.size and not integral:
@@ -157,7 +160,7 @@ def check_mask(mask, n: int, m: int) -> np.ndarray:
                          f"key; got {array.shape}.")
     if not array.any(axis=1).all():
         row = int(np.argmin(array.any(axis=1)))
-        raise ValueError(f"mask must let every query attend to at least one key; row {row} is "
+        raise ValueError(f"mask must let every query attend to at least one key; got row {row} "
                          "all False.")
     return array
 

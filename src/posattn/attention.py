@@ -17,7 +17,6 @@ from ._checks import (
     as_matrix,
     check_finite,
     check_mask,
-    check_rows_match,
     check_same,
     numbers_array,
     quiet_overflow,
@@ -69,7 +68,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     if dead.any():
         where = np.argwhere(np.atleast_1d(dead))[0].tolist()
         raise ValueError(
-            f"S must leave at least one finite score in every softmax row; the row at {where} is "
+            f"S must leave at least one finite score in every softmax row; got the row at {where} "
             "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
             "at least one key.")
     return _softmax(S if traced(S) else np.array(values), axis=axis)  # the caller's S stays
@@ -85,7 +84,7 @@ def _scores(Q, K, bias, keep):
             raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
                              f"per key; got {B.shape}.")
         S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
-    check_finite("the scores S = Q Kᵀ/√d_k + B", S, TOO_LARGE)
+    check_finite("the scores Q Kᵀ/√d_k" + (" + B" if bias is not None else ""), S, TOO_LARGE)
     if keep is None:
         return S
     if traced(S):
@@ -127,12 +126,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
 def inputs(X, W_Q, W_K, W_V):
     """X and the three weight matrices, checked: W_Q, W_K, W_V need d rows, W_Q and W_K agree."""
     X = as_matrix("X", X)
-    W = [as_matrix(name, W) for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V))]
-    for name, W_i in zip(("W_Q", "W_K", "W_V"), W, strict=True):
-        check_rows_match(name, W_i, "X", X.shape[1])
-    check_same("W_K", W[1].shape[1], "W_Q's d_k (q·k needs equal lengths)", W[0].shape[1],
+    d = X.shape[1]
+    W_Q, W_K, W_V = as_matrix("W_Q", W_Q, rows=d), as_matrix("W_K", W_K, rows=d), \
+        as_matrix("W_V", W_V, rows=d)
+    check_same("W_K", W_K.shape[1], "W_Q's d_k (q·k needs equal lengths)", W_Q.shape[1],
                "columns")
-    return X, *W
+    return X, W_Q, W_K, W_V
 
 
 @quiet_overflow

@@ -15,7 +15,6 @@ from ._checks import (
     check_finite,
     check_int,
     check_number,
-    check_rows_match,
     quiet_overflow,
 )
 from .attention import TOO_LARGE
@@ -42,8 +41,8 @@ def rnn(X, W_x, W_h) -> np.ndarray:
     >>> rnn([[1.0], [0.0]], [[1.0]], [[1.0]]).round(4).ravel().tolist()
     [0.7616, 0.642]
     """
-    X, W_x, W_h = as_matrix("X", X), as_matrix("W_x", W_x), as_matrix("W_h", W_h)
-    check_rows_match("W_x", W_x, "X", X.shape[1])
+    X = as_matrix("X", X)
+    W_x, W_h = as_matrix("W_x", W_x, rows=X.shape[1]), as_matrix("W_h", W_h)
     d_h = W_x.shape[1]
     if W_h.shape != (d_h, d_h):
         raise ValueError(f"W_h must be square, ({d_h}, {d_h}), to match W_x's {d_h} hidden units; "

@@ -9,31 +9,47 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 
 import numpy as np
 
 from ._checks import check_int
 
-_WORD = re.compile(r"\w+(?:['’-]\w+)*")
-_DROPPED = set(".,;:!?\"'’()-–—")
+_JOINERS = "'’-_"  # inside a word they join two runs: dog's, well-known, dog_bites
+_DROPPED = set('.,;:!?"()–—' + _JOINERS)  # sentence punctuation, and joiners that join nothing
+
+
+def _kind(c: str) -> str:
+    """w: part of a word (a letter with its marks, a digit); j: a joiner; space; ?: unreadable."""
+    if unicodedata.category(c)[0] in "LMN":
+        return "w"
+    return "j" if c in _JOINERS else " " if c.isspace() or c in _DROPPED else "?"
 
 
 def tokenize(sentence: str) -> list[str]:
-    """Split a sentence into lower-case words; sentence punctuation is dropped.
+    """Split a sentence into case-folded words; sentence punctuation is dropped.
+
+    A word is a maximal run of letters (with their accents and other combining marks) and
+    digits, in which a single apostrophe, hyphen or underscore may join two runs: "dog's",
+    "well-known" and "dog_bites" are one word each. The text is first put in Unicode's
+    composed form (NFC) and case-folded, so a pasted "café" whose accent is a separate
+    character is the same word as "café", and "İstanbul" stays one word. Any other character
+    is refused, shown escaped when it is invisible.
 
     >>> tokenize("Dog bites man.")
     ['dog', 'bites', 'man']
     """
     if not isinstance(sentence, str):
-        raise TypeError(f"sentence must be a string; got {type(sentence).__name__} {sentence!r}.")
-    leftover = {c for c in _WORD.sub(" ", sentence) if not c.isspace() and c not in _DROPPED}
-    if leftover:
-        shown = " ".join(sorted(leftover))
-        raise ValueError(
-            f"sentence must hold words and ordinary punctuation; got characters it cannot read: {shown}. "
-            "Use letters, digits and . , ; : ! ? ' - ( )."
-        )
-    return [word.replace("_", "") for word in _WORD.findall(sentence.lower()) if word.strip("_")]
+        raise TypeError(f"sentence must be a string; got {type(sentence).__name__} "
+                        f"{sentence!r:.80}.")
+    text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", sentence).casefold())
+    kinds = "".join(map(_kind, text))  # one letter per character of text
+    unreadable = sorted({c for c, kind in zip(text, kinds, strict=True) if kind == "?"})
+    if unreadable:
+        shown = ", ".join(map(repr, unreadable[:10]))  # repr escapes invisible characters
+        raise ValueError("sentence must hold words and ordinary punctuation; got characters it "
+                         f"cannot read: {shown}. Use letters, digits and . , ; : ! ? ' - ( ).")
+    return [text[m.start():m.end()] for m in re.finditer(r"w+(?:jw+)*", kinds)]
 
 
 def _word_seed(word: str, seed: int) -> int:
@@ -52,16 +68,18 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     ((3, 8), True)
     """
     if isinstance(tokens, str):
-        raise TypeError(f"tokens must be a list of words; got the string {tokens!r}. Use tokenize(sentence) first.")
+        raise TypeError(f"tokens must be a list of words; got the string {tokens!r:.80}. "
+                        "Use tokenize(sentence) first.")
     tokens = list(tokens)
     if not tokens:
         raise ValueError("tokens must hold at least one word; got an empty list.")
     bad = [t for t in tokens if not isinstance(t, str) or not t]
     if bad:
-        raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r}.")
+        raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r:.80}.")
     d = check_int("d", d)
     seed = check_int("seed", seed, minimum=0)
-    return np.stack([np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens])  # (n, d)
+    rows = [np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens]
+    return np.stack(rows)  # (n, d)
 
 
 def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):

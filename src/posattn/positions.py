@@ -130,14 +130,12 @@ def _learned(X, W_Q, W_K, W_V, table=None):
     """
     X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
     n, d = X.shape
-    if table is None:
-        return (*project(X + learned_positions(n, d), W_Q, W_K, W_V), None, None)
-    table = as_matrix("table", table)
-    if table.shape[1] != d:
+    E = learned_positions(n, d) if table is None else as_matrix("table", table)  # (max_len, d)
+    if E.shape[1] != d:
         raise ValueError(f"table must have {d} columns to match X's {d} features; "
-                         f"got shape {table.shape}.")
-    _check_length(n, table.shape[0])
-    return (*project(X + table[:n], W_Q, W_K, W_V), None, None)
+                         f"got shape {E.shape}.")
+    _check_length(n, E.shape[0])
+    return (*project(X + E[:n], W_Q, W_K, W_V), None, None)
 
 
 @_scheme("rope")

@@ -78,7 +78,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
     Y, A = 0.0, []
     for s in range(0, d_model, d_h):  # head h owns columns s … s + d_h − 1, s = h·d_h
         Y_h, A_h = scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h],
-                                                V[:, s:s + d_h], mask)  # (n, d_h), (n, n)
+                                                V[:, s:s + d_h], mask=mask)  # (n, d_h), (n, n)
         # [Y_0 | … | Y_H−1] W_O = Σ_h Y_h W_O[s:s + d_h], a sum that autograd can trace
         Y = Y + Y_h @ W_O[s:s + d_h]  # (n, d_h) @ (d_h, d_out) -> (n, d_out)
         A.append(A_h)
@@ -139,7 +139,7 @@ def init_encoder_params(d_model: int, n_heads: int, d_ff: int, seed: int = 0) ->
     """
     d, d_ff = check_int("d_model", d_model), check_int("d_ff", d_ff)
     n_heads, rng = _heads(n_heads, d), np.random.default_rng(check_int("seed", seed, 0))
-    fan_in = {"b_1": d, "b_2": d_ff}  # a weight's fan-in is its number of rows
+    fan_in = {"b_1": d, "b_2": d_ff}  # a bias's fan-in: the rows of the weight before it
     params = {"n_heads": n_heads}
     for key, shape in _shapes(d, d_ff).items():  # drawn in KEYS order: the same numbers each time
         if key in fan_in:

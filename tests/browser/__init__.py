@@ -1,1 +1,1 @@
-"""Browser tests: JupyterLab, RISE and the static slide decks in headless Chromium (marker: browser)."""
+"""Browser tests: JupyterLab, RISE, Voila and slide decks in headless Chromium (marker browser)."""

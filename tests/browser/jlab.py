@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from posattn.explorer_state import format_pi
+from posattn.explorer.model import format_pi
 from tools import servers
 
 try:

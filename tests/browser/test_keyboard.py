@@ -1,5 +1,5 @@
-"""The "dog bites man" explorer (notebook 06) from the keyboard alone, in JupyterLab: Tab reaches every control in
-display order, Enter presses Shuffle, and a sentence typed and confirmed with Enter redraws the explorer.
+"""The "dog bites man" explorer from the keyboard alone, in JupyterLab: Tab reaches every control
+in display order, Enter presses Shuffle, and a sentence confirmed with Enter redraws the explorer.
 """
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import pytest
 from .jlab import expect, figure_changed, order_value, pi_text, screenshot_path
 
 pytestmark = pytest.mark.browser
-CONTROLS = ["pp-sentence", "pp-scheme", "pp-order", "pp-shuffle", "pp-reset", "pp-unshuffle"]  # display order
-FOCUSED = "names => { const e = document.activeElement; return names.find(n => e && e.closest('.' + n)) ?? null; }"
+# in display order
+CONTROLS = ["pp-sentence", "pp-scheme", "pp-order", "pp-shuffle", "pp-reset", "pp-unshuffle"]
+FOCUSED = ("names => { const e = document.activeElement; "
+           "return names.find(n => e && e.closest('.' + n)) ?? null; }")
 
 
 def focused_control(page) -> str | None:
@@ -19,7 +21,7 @@ def focused_control(page) -> str | None:
 
 
 def tab_through(page, box, limit: int = 20) -> list[str | None]:
-    """Focus the sentence box, then press Tab until focus leaves the explorer's controls; the controls visited."""
+    """Focus the sentence box, press Tab until focus leaves the explorer; the controls visited."""
     box.locator(".pp-sentence input").focus()
     visited = [focused_control(page)]
     for _ in range(limit):
@@ -33,7 +35,8 @@ def tab_through(page, box, limit: int = 20) -> list[str | None]:
 def test_tab_reaches_every_control_in_display_order(explorer):
     page, box = explorer
     visited = tab_through(page, box)
-    reached = [name for i, name in enumerate(visited) if name and (i == 0 or visited[i - 1] != name)]
+    reached = [name for i, name in enumerate(visited)
+               if name and (i == 0 or visited[i - 1] != name)]
     assert reached == CONTROLS, f"Tab visited {visited}; expected each of {CONTROLS} in that order"
 
 
@@ -46,7 +49,8 @@ def test_enter_on_shuffle_and_a_typed_sentence(explorer):
         if focused_control(page) == "pp-shuffle":
             break
     assert focused_control(page) == "pp-shuffle", "Tab from the sentence box does not reach Shuffle"
-    before_png, before_status, before_order = figure.screenshot(), status.inner_text(), order_value(box)
+    before_png, before_status = figure.screenshot(), status.inner_text()
+    before_order = order_value(box)
     page.keyboard.press("Enter")
     expect(status).not_to_have_text(before_status)
     assert order_value(box) != before_order
@@ -62,4 +66,4 @@ def test_enter_on_shuffle_and_a_typed_sentence(explorer):
     expect(status).to_contain_text("π = (0, 1, 2, 3) is the original order ('the cat chased mice')")
     assert figure_changed(page, figure, before_png), "a typed sentence did not redraw the picture"
     assert focused_control(page) == "pp-sentence", "Enter in the sentence box moved the focus away"
-    box.screenshot(path=screenshot_path("06_explorer_keyboard_sentence.png"))
+    box.screenshot(path=screenshot_path("explorer_keyboard_sentence.png"))

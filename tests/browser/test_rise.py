@@ -87,13 +87,12 @@ def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
     page, _ = explorer  # notebook 06, run from JupyterLab's Run menu: the kernel holds the explorer
     deck = open_rise(page, at="explorer = ShuffleExplorer(")
     status = deck.locator(".pp-status").first
-    expect(status).to_contain_text(
-        "π = (0, 1, 2)", timeout=30_000
-    )  # drawn as widgets, not as the text repr
+    expect(status).to_contain_text("π = (", timeout=30_000)  # widgets, not the text repr
     expect(deck.locator(".pp-shuffle").first).to_be_visible()
     page.screenshot(path=screenshot_path("06_rise_explorer_before.png"))
+    before = status.inner_text()  # whatever the notebook's later cells left on screen
     deck.locator(".pp-shuffle").first.click()
-    expect(status).not_to_contain_text("π = (0, 1, 2)", timeout=30_000)
+    expect(status).not_to_have_text(before, timeout=30_000)
     assert pi_text(order_value(deck)) in status.inner_text()  # the kernel answered, in the deck
     deck.locator(
         "img.pp-figure"

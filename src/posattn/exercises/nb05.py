@@ -1,57 +1,84 @@
-"""Checkers for notebook 05 (the "dog bites man" explorer); solutions live in ``solutions/``."""
+"""Checkers for notebook 05 (the "dog bites man" explorer); solutions live in ``solutions/``.
+
+Both exercises are about repeated words: an order that only swaps equal words leaves the input,
+and so the picture, exactly as it was. The expected answers are worked out from the words alone
+(which orders map every word onto an equal word), independently of attention.
+"""
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 
-from ..explorer_state import TOLERANCE, compute_view
-from ..permutations import random_permutation
-from . import Feedback, function_answer, not_yet, returned_nothing, right, unanswered
+from ..embeddings import tokenize
+from . import NotYet, as_array, call, checker
 
-ALIBI_SENTENCE = ["the", "dog", "bites", "man"]
+ROSE = tokenize("a rose is a rose")
+SENTENCES = [tokenize(s) for s in ("the dog bit the man", "a rose is a rose", "dog bites man",
+                                   "la la la")]
 
 
-def check_put_back(put_back) -> Feedback:
-    """Exercise 1: put_back(A_shuffled, perm) returns A, the matrix in the original order (Pᵀ A' P).
+def _invisible(tokens) -> set[tuple[int, ...]]:
+    """Every order that puts an equal word in every slot: P X = X, so nothing can change."""
+    return {p for p in permutations(range(len(tokens))) if [tokens[i] for i in p] == tokens}
 
-    >>> check_put_back(...)
-    ❌ Not yet: replace the ... with a function put_back(A_shuffled, perm), then run the cell again.
+
+def _order(answer, n: int, name: str) -> tuple[int, ...]:
+    """The answer as an order of range(n), or NotYet."""
+    got = as_array(answer, name, (n,))
+    if not (got == np.round(got)).all() or sorted(got.astype(int).tolist()) != list(range(n)):
+        raise NotYet(f"{name} must hold each of 0 … {n - 1} once; got {got.tolist()}.")
+    return tuple(got.astype(int).tolist())
+
+
+@checker("an order of the five words, such as [1, 0, 2, 3, 4]")
+def check_rose_order(rose_order):
+    """Exercise 1: an order of "a rose is a rose" that moves four words and changes nothing.
+
+    >>> check_rose_order(...)
+    ❌ Not yet: replace the ... with an order of the five words, such as [1, 0, 2, 3, 4], then \
+run the cell again.
     """
-    early = function_answer(put_back, "put_back", "(A_shuffled, perm)", what="a function put_back(A_shuffled, perm)")
-    if early is not None:
-        return early
-    rng = np.random.default_rng(6)
-    for n in (3, 5, 8):
-        A, perm = rng.random((n, n)), random_permutation(n, rng)
-        A_shuffled = A[perm][:, perm]  # A' = P A Pᵀ
-        got = put_back(A_shuffled.copy(), perm.copy())
-        if (early := returned_nothing(got)) is not None:
-            return early
-        got = np.asarray(got, dtype=np.float64)
-        if got.shape != A.shape:
-            return not_yet(f"the result must have shape {A.shape}, like A'; got {got.shape}.")
-        if np.allclose(got, A_shuffled[perm][:, perm]) and not np.allclose(got, A):
-            return not_yet("that moves the rows and columns once more in the shuffled direction; undo π instead.")
-        if not np.allclose(got, A, atol=1e-12):
-            return not_yet("the result is not A. Rows and columns both moved: undo π on both.")
-    return right("Pᵀ A' P = A: the un-shuffle view shows exactly the original heatmap.")
+    order = _order(rose_order, len(ROSE), "rose_order")
+    moved = sum(i != p for i, p in enumerate(order))
+    if order not in _invisible(ROSE):
+        raise NotYet(f"this order makes '{' '.join(ROSE[i] for i in order)}': a different "
+                     "sentence, so the picture moves. Send each word to a slot holding the "
+                     "same word.")
+    if moved != 4:
+        raise NotYet(f"this order changes nothing, but it moves {moved} words, not 4. "
+                     "Which words have a twin to trade places with?")
+    return "both pairs of twins trade places: P X = X, so A and Y cannot change at all."
 
 
-def check_alibi_blind_order(perm) -> Feedback:
-    """Exercise 2: an order of "the dog bites man", other than the original, that ALiBi cannot see.
+@checker("a function invisible_orders(tokens) that returns a list of orders")
+def check_invisible_orders(invisible_orders):
+    """Exercise 2: every order of a sentence that leaves its picture exactly as it was.
 
-    >>> check_alibi_blind_order(...)
-    ❌ Not yet: replace the ... with an order such as [1, 0, 2, 3], then run the cell again.
+    >>> check_invisible_orders(...)
+    ❌ Not yet: replace the ... with a function invisible_orders(tokens) that returns a list of \
+orders, then run the cell again.
     """
-    if (missing := unanswered(perm, "an order such as [1, 0, 2, 3]")) is not None:
-        return missing
-    try:
-        view = compute_view(ALIBI_SENTENCE, perm, "alibi_symmetric")
-    except (TypeError, ValueError) as error:
-        return not_yet(str(error))
-    if (view.perm == np.arange(4)).all():
-        return not_yet("that is the original order: nothing moved, so no scheme could see it. Move some words.")
-    if view.error >= TOLERANCE:
-        return not_yet(f"ALiBi sees this order: A' differs from P A Pᵀ by {view.error:.3g}. "
-                       "Which orders keep every distance |i − j|?")
-    return right("reversing keeps every distance |i − j|, and ALiBi's bias −m·|i − j| only sees distances.")
+    for tokens in SENTENCES:
+        got = as_array(call(invisible_orders, list(tokens), name="invisible_orders"),
+                       "the returned orders")
+        got = got.reshape(0, len(tokens)) if got.size == 0 else got
+        if got.ndim != 2 or got.shape[1] != len(tokens):
+            raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
+                         f"got an array of shape {got.shape}.")
+        found = {_order(row, len(tokens), "each order") for row in got}
+        if found != _invisible(tokens):
+            raise NotYet(_hint(tokens, found, _invisible(tokens)))
+    return "an order is invisible exactly when it only swaps equal words: P X = X."
+
+
+def _hint(tokens, found, expected) -> str:
+    if tuple(range(len(tokens))) not in found:
+        return f"for {tokens}: the original order changes nothing either; include it."
+    extra = sorted(found - expected)
+    if extra:
+        return (f"for {tokens}: the order {list(extra[0])} makes "
+                f"'{' '.join(tokens[i] for i in extra[0])}', so the picture changes.")
+    return (f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
+            "Did you try every order (pa.all_permutations)?")

@@ -42,16 +42,18 @@ _WHY_NOT = {
          "(a mean is invariant), so every row is still transformed in the same way.",
     "d": "the mask 'not yourself' looks the same after any reordering (P M Pᵀ = M): every token "
          "is still treated alike.",
+    "f": "the mean of all rows is the same for every order (it is invariant), and adding the same "
+         "vector to every row is row-wise.",
 }
 
 
 @checker('the letter of the change that breaks equivariance, e.g. "a"')
 def check_breaking_change(breaking_change):
-    letter = as_choice(breaking_change, ("a", "b", "c", "d", "e"), "breaking_change")
+    letter = as_choice(breaking_change, ("a", "b", "c", "d", "e", "f"), "breaking_change")
     if letter in _WHY_NOT:
         raise NotYet(f"not {letter}: {_WHY_NOT[letter]}")
-    return ("e. The causal mask lets token i see tokens 0 … i only, so the first and the last "
-            "token are treated differently: a decoder's attention knows order in every layer.")
+    return ("e. A window decides who meets whom by where they sit: reorder the tokens and "
+            "other tokens become neighbours. Like a convolution (notebook 07), it carries order.")
 
 
 def _vector(set_vector, points, name: str) -> np.ndarray:

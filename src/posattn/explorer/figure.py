@@ -1,0 +1,125 @@
+"""The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting.
+
+A new sentence rebuilds the axes, placed once by constrained layout; a click gives existing
+artists new data and redraws them over a cached background (``copy_from_bbox``,
+``restore_region``, ``draw_artist``), sent as a PNG (Pillow) for an ``ipywidgets.Image``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+from PIL import Image
+
+from ..plotting import MAX_ANNOTATED, STYLE, attention_heatmap, text_colours
+
+TITLES = ("A: original order", "A': shuffled", "Pᵀ A' P: A' put back")
+
+
+def png(canvas: FigureCanvasAgg) -> bytes:
+    """The canvas as a PNG, at zlib's fastest level (one is sent per click)."""
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, "png", compress_level=1)
+    return buffer.getvalue()
+
+
+def scale_label(vmax: float) -> str:
+    return f"attention weight α_ij\nscale 0 to {vmax:.2f}\n(the largest, rounded up)"
+
+
+class ExplorerFigure:
+    """A (left) and A2 (right) on one colour scale: 0 to the largest weight of both, rounded up."""
+
+    def __init__(self, size: tuple[float, float] = (10.0, 5.0), dpi: int = 100):
+        self.figure = Figure(figsize=size, dpi=dpi)
+        FigureCanvasAgg(self.figure)
+        self.close()  # nothing drawn yet
+
+    def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
+        """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
+        if tuple(labels) != self._labels:  # another sentence, or the same words in another order
+            self._rebuild(list(labels), list(labels2), titles)
+        vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
+        if vmax != self._vmax:
+            self._capture(vmax)
+        left, right = self.axes
+        shown = (A.tobytes(), titles[0], heading)  # a new order alone leaves A's panel as it is
+        panels = [(left, A, titles[0])] if shown != self._shown else []
+        panels.append((right, A2, titles[1]))
+        part = {} if len(panels) == 2 else {"bbox": self._right, "xy": (0, 0)}
+        self.figure.canvas.restore_region(self._background, **part)
+        right.set_xticks(right.get_xticks(), labels2)
+        right.set_yticks(right.get_yticks(), labels2)
+        for ax, M, title in panels:
+            ax.images[0].set_data(M)
+            for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
+                                           strict=False):  # no values when n > MAX_ANNOTATED
+                text.set_text(f"{value:.2f}")
+                text.set_color(colour)
+            ax.title.set_text(title)  # set_title would forget where the layout put it
+            for artist in self._artists(ax):
+                self.figure.draw_artist(artist)
+        if len(panels) == 2:
+            self.heading.set_text(heading)
+            self.figure.draw_artist(self.heading)
+        self._shown = shown
+        return png(self.figure.canvas)
+
+    def _artists(self, ax) -> list:
+        """What a click can change in a panel: the image, the frame on top of it, the values, the
+        title, and on the right panel its words."""
+        words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax is self.axes[1] else []
+        return [*ax.images, *ax.spines.values(), *ax.texts, ax.title, *words]
+
+    def _rebuild(self, labels, labels2, titles) -> None:
+        """New axes for a new sentence, placed once by constrained layout for these words."""
+        figure, n = self.figure, len(labels)
+        figure.clear()
+        figure.set_layout_engine("constrained")
+        with plt.style.context(STYLE):
+            self.axes = figure.subplots(1, 2)
+            for ax, words, title in zip(self.axes, (labels, labels2), titles, strict=True):
+                attention_heatmap(np.zeros((n, n)), words, ax, values=n <= MAX_ANNOTATED)
+                ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
+                ax.set_title(title)
+            self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
+                                            label=scale_label(1.0), format="%.2f")
+            self.heading = figure.suptitle(" ")
+        figure.get_layout_engine().execute(figure)
+        figure.set_layout_engine("none")  # later draws keep these positions
+        self._labels, self._vmax = tuple(labels), None
+
+    def _capture(self, vmax: float) -> None:
+        """The colour scale 0..vmax on both panels and the colour bar; then the background: the
+        figure without what a click changes, cached for blitting."""
+        for ax in self.axes:
+            ax.images[0].set_clim(0.0, vmax)
+        self.colorbar.set_label(scale_label(vmax))
+        dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), self.heading]
+        texts = [artist for artist in dynamic if isinstance(artist, Text)]
+        others = [artist for artist in dynamic if not isinstance(artist, Text)]
+        for artist in texts:  # transparent, not invisible: axis labels still make room for them
+            artist.set_alpha(0.0)
+        for artist in others:
+            artist.set_visible(False)
+        self.figure.canvas.draw()
+        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        box, height = self.axes[1].get_tightbbox().padded(2), self.figure.bbox.height
+        self._right = (box.x0, height - box.y1, box.x1, height - box.y0)  # rows from the top
+        for artist in texts:
+            artist.set_alpha(None)
+        for artist in others:
+            artist.set_visible(True)
+        self._vmax, self._shown = vmax, None
+
+    def close(self) -> None:
+        """Let go of the background and of pyplot's hold on the figure, if it has one."""
+        plt.close(self.figure)
+        self.axes, self.colorbar, self.heading = (), None, None
+        self._labels, self._vmax, self._background, self._right, self._shown = (None,) * 5

@@ -1,0 +1,194 @@
+"""The explorer's rules, pure (numpy only): read the inputs, compute A and A', word the result.
+
+A' = attention(P X), and A' = P A Pᵀ exactly when attention is permutation equivariant. Tokens
+are positions: the two "the" of "the dog bit the man" are labelled ``the`` and ``the′``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._checks import check_int, check_perm
+from ..embeddings import default_projections, embed, tokenize
+from ..permutations import inverse_permutation, permutation_matrix
+from ..positions import SCHEMES, attention_with_positions
+
+MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
+MAX_LETTERS = 16  # a longer word would crowd the other panel
+MAX_LISTED = 4  # up to 4 words (4! = 24 orders) the order is picked from a list
+TOLERANCE = 1e-12  # "equal up to floating point": rounding noise is ~1e-16
+NAMES = tuple(SCHEMES)  # the named schemes, in the registry's order; None is "no positions"
+EXAMPLE = "Type a sentence such as 'dog bites man'."
+
+
+def check_seed(seed) -> int | None:
+    """None (fresh orders each run) or a whole number ≥ 0 (the same clicks, the same orders)."""
+    return None if seed is None else check_int("seed", seed, minimum=0)
+
+
+def parse_sentence(text) -> list[str]:
+    """The tokens of ``text``, or a TypeError/ValueError saying why the explorer cannot use it.
+
+    >>> parse_sentence("The dog bit the man!")
+    ['the', 'dog', 'bit', 'the', 'man']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"sentence must be text; got {type(text).__name__} {text!r:.40}. {EXAMPLE}")
+    tokens = tokenize(text) if text.strip() else None  # ValueError for characters it cannot read
+    if not tokens:
+        got = "an empty box" if tokens is None else f"only punctuation {text.strip()!r}"
+        raise ValueError(f"sentence must hold at least 2 words; got {got}. {EXAMPLE}")
+    if len(tokens) == 1:
+        raise ValueError(f"sentence must hold at least 2 words to have an order; got 1 word: "
+                         f"{tokens[0]!r}. Add another word.")
+    if len(tokens) > MAX_WORDS:
+        raise ValueError(f"sentence must hold at most {MAX_WORDS} words (so the heatmap stays "
+                         f"readable); got {len(tokens)}. Shorten the sentence.")
+    long = next((word for word in tokens if len(word) > MAX_LETTERS), None)
+    if long is not None:
+        raise ValueError(f"sentence must use words of at most {MAX_LETTERS} letters; got "
+                         f"{long[:MAX_LETTERS]!r}… ({len(long)} letters). Use a shorter word.")
+    return tokens
+
+
+def labels(tokens) -> list[str]:
+    """One label per token; copies of a word get primes, so every position reads differently.
+
+    >>> labels(["the", "dog", "bit", "the", "man", "the"])
+    ['the', 'dog', 'bit', 'the′', 'man', 'the″']
+    """
+    seen: dict[str, int] = {}
+    marked = []
+    for word in tokens:
+        k = seen[word] = seen.get(word, -1) + 1  # how many copies came before this one
+        marked.append(word + "″" * (k // 2) + "′" * (k % 2))
+    return marked
+
+
+def parse_order(text, n: int) -> np.ndarray:
+    """Read an order typed as ``2 0 1`` (commas and brackets allowed; words after a ``·``, as in
+    the listed orders, are ignored): each of 0 … n−1 once.
+
+    >>> parse_order("(2, 0, 1)", 3).tolist(), parse_order("1 0 · man dog", 2).tolist()
+    ([2, 0, 1], [1, 0])
+    """
+    fix = f"Type each of 0 … {n - 1} once, like {format_order(range(n)[::-1])}."
+    parts = [p for p in re.split(r"[\s,;()\[\]]+", str(text).split("·")[0]) if p]
+    if not parts or not all(p.isascii() and p.isdigit() for p in parts):
+        raise ValueError(f"order must be whole numbers separated by spaces; got "
+                         f"{str(text)!r:.60}. {fix}")
+    values = [int(p) for p in parts]
+    wrong = [p for p, v in zip(parts, values, strict=True) if v >= n]
+    if wrong:
+        raise ValueError(f"order must use the positions 0 … {n - 1}; got {wrong[0]:.24}. {fix}")
+    if len(values) != n:
+        raise ValueError(f"order must list {n} positions; got {len(values)}. {fix}")
+    missing = sorted(set(range(n)) - set(values))
+    if missing:
+        raise ValueError(f"order must be a permutation of range({n}); got {format_order(values)} "
+                         f"(missing: {', '.join(map(str, missing))}). {fix}")
+    return np.array(values)
+
+
+def format_order(perm) -> str:
+    """The text of an order as typed in the order field: ``2 0 1``."""
+    return " ".join(str(int(i)) for i in perm)
+
+
+def format_pi(perm) -> str:
+    """π as a tuple: ``(2, 0, 1)``."""
+    return "(" + ", ".join(str(int(i)) for i in perm) + ")"
+
+
+def order_options(tokens) -> tuple[str, ...]:
+    """Every order of a short sentence (up to MAX_LISTED words), each with its words.
+
+    >>> order_options(["dog", "dog"])
+    ('0 1 · dog dog′', '1 0 · dog′ dog')
+    """
+    if len(tokens) > MAX_LISTED:
+        return ()
+    marked = labels(tokens)
+    return tuple(f"{format_order(p)} · {' '.join(marked[i] for i in p)}"
+                 for p in itertools.permutations(range(len(tokens))))
+
+
+@dataclass(frozen=True)
+class View:
+    """What the explorer shows for one sentence, order π and scheme (None: no positions)."""
+
+    tokens: tuple[str, ...]
+    perm: np.ndarray  # π; the shuffled tokens are tokens[perm]
+    scheme: str | None
+    A: np.ndarray  # (n, n) attention of the original order
+    A_shuffled: np.ndarray  # (n, n) A', attention of the shuffled order
+    Y: np.ndarray  # (n, d_v)
+    Y_shuffled: np.ndarray  # (n, d_v) Y'
+    error: float  # max |A' − P A Pᵀ|
+    Y_error: float  # max |Y' − P Y|
+
+    @property
+    def labels(self) -> list[str]:
+        return labels(self.tokens)
+
+    @property
+    def shuffled_labels(self) -> list[str]:
+        return [self.labels[i] for i in self.perm]
+
+    @property
+    def A_put_back(self) -> np.ndarray:
+        """Pᵀ A' P: A' with its rows and columns returned to the original order."""
+        back = inverse_permutation(self.perm)  # the order that undoes perm
+        return self.A_shuffled[back][:, back]  # (n, n), exactly Pᵀ A' P
+
+
+def compute_view(tokens, perm, scheme: str | None = None) -> View:
+    """Attention of the sentence and of its reordering, and how far A' is from P A Pᵀ.
+
+    >>> view = compute_view(["dog", "bites", "man"], [2, 1, 0])
+    >>> view.shuffled_labels, view.error < TOLERANCE
+    (['man', 'bites', 'dog'], True)
+    """
+    if scheme is not None and scheme not in NAMES:
+        raise ValueError(f"scheme must be None (no positions) or one of {', '.join(NAMES)}; "
+                         f"got {scheme!r:.40}. Pick one from the Positions list.")
+    tokens = tuple(tokens)
+    perm = check_perm(perm, len(tokens))
+    X, W = embed(list(tokens)), default_projections()  # X: (n, d)
+    Y, A = attention_with_positions(X, *W, scheme=scheme)
+    Y_shuffled, A_shuffled = attention_with_positions(X[perm], *W, scheme=scheme)  # P X = X[perm]
+    P = permutation_matrix(perm)
+    error = float(np.max(np.abs(A_shuffled - P @ A @ P.T)))  # (n, n) @ (n, n) @ (n, n) -> (n, n)
+    Y_error = float(np.max(np.abs(Y_shuffled - P @ Y)))  # (n, n) @ (n, d_v) -> (n, d_v)
+    return View(tokens, perm, scheme, A, A_shuffled, Y, Y_shuffled, error, Y_error)
+
+
+def status_line(view: View) -> str:
+    """One sentence stating the result with numbers; rounding noise is reported as "below 1e-12".
+
+    >>> status_line(compute_view(["dog", "bites", "man"], [2, 1, 0]))
+    "A' = P A Pᵀ for π = (2, 1, 0) ('man bites dog'): largest difference below 1e-12, and Y' = P Y."
+    """
+    pi, words = format_pi(view.perm), " ".join(view.shuffled_labels)
+    if (view.perm == np.arange(view.perm.size)).all():
+        return (f"π = {pi} is the original order ('{words}'), so A' = A. "
+                "Press Shuffle or pick an order.")
+    if [view.tokens[i] for i in view.perm] == list(view.tokens):
+        return (f"π = {pi} ('{words}') only swaps copies of the same word, so X' = X and A' = A: "
+                "the picture cannot change, because attention cannot even tell that anything "
+                "moved.")
+    if view.error < TOLERANCE and view.Y_error < TOLERANCE:
+        blind = f" The {view.scheme!r} positions cannot see this order." if view.scheme else ""
+        return (f"A' = P A Pᵀ for π = {pi} ('{words}'): largest difference below {TOLERANCE:.0e}, "
+                f"and Y' = P Y.{blind}")
+    return (f"A' is not P A Pᵀ for π = {pi} ('{words}') with {view.scheme!r} positions: "
+            f"largest difference {view.error:.3g} (Y' vs P Y: {view.Y_error:.3g}).")
+
+
+def error_line(error: Exception, view: View) -> str:
+    """A refused input: the reason, then what stays on screen."""
+    return f"⚠ {error} Still showing '{' '.join(view.labels)}' with π = {format_pi(view.perm)}."

@@ -1,0 +1,195 @@
+"""The "dog bites man" explorer: shuffle a sentence and watch A' = P A Pᵀ (ipywidgets).
+
+Controls in display and Tab order, then the status line, the A | A' figure, the figure in words
+and Y | Y'. Input that cannot be used becomes a message; the last good state stays on screen.
+CSS classes ``pp-<name>`` (``css``) are the browser tests' handles.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as widgets
+import numpy as np
+
+from . import model
+from .figure import TITLES, ExplorerFigure
+
+
+def css(name: str) -> dict:
+    return {"_dom_classes": [f"pp-{name}"]}
+
+
+def _close_tree(widget: widgets.Widget) -> None:
+    """Close a widget, its children, and its layout and style (widgets of their own)."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if isinstance(part, widgets.Widget):
+            part.close()
+    widgets.Widget.close(widget)
+
+
+_MADE_BY_CELL: dict[str, tuple[str, list]] = {}  # cell id -> (its last run, the explorers it made)
+
+
+def _replaces_earlier_run(explorer) -> None:
+    """A notebook cell run again closes the explorers its earlier run made, so re-running it stays
+    flat. JupyterLab, Notebook 7 and nbclient send the cell's id with each run."""
+    from IPython import get_ipython
+
+    kernel = getattr(get_ipython(), "kernel", None)
+    request = (kernel.get_parent() if kernel is not None else None) or {}
+    cell, run = request.get("metadata", {}).get("cellId"), request.get("header", {}).get("msg_id")
+    if cell is not None:
+        earlier_run, made = _MADE_BY_CELL.get(cell, (run, []))
+        for old in made if earlier_run != run else ():
+            old.close()
+        _MADE_BY_CELL[cell] = (run, [*made, explorer] if earlier_run == run else [explorer])
+
+
+def outputs_table(view: model.View) -> str:
+    """Y and Y' side by side as HTML tables, rows labelled by token: the same rows, moved."""
+    def table(title: str, labels, Y: np.ndarray) -> str:
+        rows = "".join(f"<tr><th>{escape(t)}</th>" + "".join(f"<td>{v:.2f}</td>" for v in row + 0.0)
+                       + "</tr>" for t, row in zip(labels, Y.round(2), strict=True))
+        return f"<table class='pp-table'><caption>{title}</caption>{rows}</table>"
+
+    return (f"<div style='display:flex;gap:2em'>{table('Y, original order', view.labels, view.Y)}"
+            f"{table('Y′, shuffled order', view.shuffled_labels, view.Y_shuffled)}</div>")
+
+
+class ShuffleExplorer(widgets.VBox):
+    """Type a sentence, reorder it, and compare the attention of both orders side by side.
+
+    Controls: ``.text``, ``.scheme`` ("none" or a scheme), ``.order`` (text like ``"2 0 1"``),
+    ``.shuffle_button``, ``.reset_button``, ``.unshuffle``. State: ``.view`` (A, A', Y, Y', the
+    errors), ``.perm`` (π), ``.tokens``, ``.figure`` (Axes 0: A, 1: A'), ``.status``.
+
+    >>> explorer = ShuffleExplorer("dog bites man", seed=0)
+    >>> explorer.order.value = "2 1 0"
+    >>> explorer.status.value.startswith("A' = P A Pᵀ for π = (2, 1, 0)")
+    True
+    >>> explorer.close()
+    """
+
+    def __init__(self, sentence: str = "dog bites man", seed: int | None = 0):
+        tokens = model.parse_sentence(sentence)  # bad arguments raise here, before anything exists
+        self._rng = np.random.default_rng(model.check_seed(seed))  # same clicks, same orders
+        super().__init__()
+        self._busy = False  # True while the explorer itself writes to its controls
+        self._plot = ExplorerFigure()
+        self.view = model.compute_view(tokens, np.arange(len(tokens)))
+        self._build_controls(sentence)
+        self.children = [widgets.HBox([self.text, self.scheme]),
+                         widgets.HBox([self.order, self.shuffle_button, self.reset_button,
+                                       self.unshuffle]),
+                         self.status, self.image, self.caption, self.outputs]
+        self._draw(self.view)
+        self._connect()
+        _replaces_earlier_run(self)
+
+    def _build_controls(self, sentence: str) -> None:
+        self.text = widgets.Text(value=sentence, description="Sentence", continuous_update=False,
+                                 layout={"width": "28em"}, **css("sentence"),
+                                 tooltip=f"2 to {model.MAX_WORDS} words; press Enter to apply")
+        self.scheme = widgets.Dropdown(description="Positions", options=("none", *model.NAMES),
+                                       **css("scheme"))  # "none": scheme=None
+        self.order = widgets.Combobox(description="Order π", ensure_option=False,
+                                      placeholder="e.g. 2 0 1", continuous_update=False,
+                                      tooltip="Each position 0 … n−1 once; press Enter",
+                                      **css("order"))
+        self.shuffle_button = widgets.Button(description="Shuffle", icon="random", **css("shuffle"))
+        self.reset_button = widgets.Button(description="Reset", icon="undo", **css("reset"))
+        self.unshuffle = widgets.Checkbox(indent=False, description="un-shuffle view: show Pᵀ A' P",
+                                          **css("unshuffle"))
+        self.status, self.caption, self.outputs = (widgets.HTML(**css(name)) for name in
+                                                    ("status", "caption", "outputs"))
+        self.image = widgets.Image(format="png", layout={"max_width": "100%"}, **css("figure"))
+
+    @property
+    def perm(self) -> np.ndarray:
+        return self.view.perm.copy()
+
+    @property
+    def tokens(self) -> list[str]:
+        return list(self.view.tokens)
+
+    @property
+    def figure(self):
+        return self._plot.figure
+
+    def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
+        return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
+                f"scheme={self.scheme.value!r})")
+
+    def _connect(self) -> None:
+        self.text.observe(lambda change: self._on(change["new"], None), names="value")
+        for control in (self.scheme, self.unshuffle):
+            control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
+        self.order.observe(lambda change: self._on(self.view.tokens, change["new"]), names="value")
+        self.shuffle_button.on_click(lambda _: self.shuffle())
+        self.reset_button.on_click(lambda _: self.reset())
+
+    def shuffle(self) -> None:
+        """A new random order, never the one on screen (seeded, so a lesson replays)."""
+        n = len(self.view.tokens)
+        perm = self._rng.permutation(n)
+        while (perm == self.view.perm).all():
+            perm = self._rng.permutation(n)
+        self._on(self.view.tokens, perm)
+
+    def reset(self) -> None:
+        """Back to the original order, π = identity."""
+        self._on(self.view.tokens, np.arange(len(self.view.tokens)))
+
+    def _on(self, tokens, perm) -> None:
+        """Compute and show the next view; input that cannot be used becomes a message, and
+        everything on screen stays as it was."""
+        if self._busy:
+            return
+        try:
+            tokens = model.parse_sentence(tokens) if isinstance(tokens, str) else list(tokens)
+            perm = np.arange(len(tokens)) if perm is None else perm
+            perm = model.parse_order(perm, len(tokens)) if isinstance(perm, str) else perm
+            scheme = None if self.scheme.value in ("none", None) else self.scheme.value
+            view = model.compute_view(tokens, perm, scheme)
+        except (TypeError, ValueError) as error:
+            self.status.value = escape(model.error_line(error, self.view), quote=False)
+            return
+        self._draw(view)
+
+    def _draw(self, view: model.View) -> None:
+        """Show ``view``: figure, caption, controls, status line and outputs."""
+        back = self.unshuffle.value
+        A2, labels2 = ((view.A_put_back, view.labels) if back
+                       else (view.A_shuffled, view.shuffled_labels))
+        titles = (TITLES[0], TITLES[2 if back else 1])
+        heading = "no positions" if view.scheme is None else f"positions: {view.scheme!r}"
+        self.image.value = self._plot.update(view.A, view.labels, A2, labels2, titles, heading)
+        self.caption.value = escape(f"Figure ({heading}), left: {titles[0]}, rows and columns "
+                                    f"{', '.join(view.labels)}. Right: {titles[1]}, rows and "
+                                    f"columns {', '.join(labels2)}.", quote=False)
+        self.view = view
+        self._sync_controls(view)
+        self.status.value = escape(model.status_line(view), quote=False)
+        self.outputs.value = outputs_table(view)
+
+    def _sync_controls(self, view: model.View) -> None:
+        """Make the controls show ``view`` without them firing back."""
+        self._busy = True
+        try:
+            options = model.order_options(view.tokens)
+            if self.order.options != options:
+                self.order.options = options
+            self.order.value = model.format_order(view.perm)
+            self.scheme.value = view.scheme or "none"  # never blank, even after value = None
+        finally:
+            self._busy = False
+
+    def close(self) -> None:
+        """Release the figure and every widget of the explorer (its views leave the page)."""
+        if self.comm is None:  # closed already (ipywidgets also calls close when collecting)
+            return
+        _close_tree(self)
+        self._plot.close()
