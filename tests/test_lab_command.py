@@ -3,7 +3,6 @@ that never appears on a command line, refusing foreign Host headers, each launch
 
 import json
 import os
-import socket
 
 import pytest
 
@@ -12,21 +11,17 @@ from tests.launchers import command_lines, launch, printed_url, request, spawn, 
 pytestmark = pytest.mark.browser  # starts servers
 
 
-def lab_env(tmp_path, port: int) -> dict[str, str]:
-    env = {**os.environ, "PORT": str(port), "JUPYTER_RUNTIME_DIR": str(tmp_path)}
-    env.pop("JUPYTER_TOKEN", None)
+def lab_env(tmp_path) -> dict[str, str]:
+    """The user's environment: no token or port chosen (8888 is preferred, as `make lab` does)."""
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path)}
+    for chosen in ("JUPYTER_TOKEN", "PORT"):
+        env.pop(chosen, None)
     return env
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(tmp_path):
     process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
-                                 env=lab_env(tmp_path, free_port()))
+                                 env=lab_env(tmp_path))
     try:
         assert len(token) >= 32  # never empty, never guessable
         status, body = request(url, f"/api/contents?token={token}")
@@ -42,7 +37,7 @@ def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(tmp
 
 def test_lab_refuses_a_foreign_host_header(tmp_path):
     process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
-                                 env=lab_env(tmp_path, free_port()))
+                                 env=lab_env(tmp_path))
     try:
         assert request(url, f"/api/status?token={token}")[0] == 200
         assert request(url, f"/api/status?token={token}", host="evil.example")[0] == 403
@@ -51,14 +46,14 @@ def test_lab_refuses_a_foreign_host_header(tmp_path):
 
 
 def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path):
-    port = free_port()  # both prefer the same port: one of them must move
+    # both prefer port 8888: one of them (or both, if another server has it) must move
     folders = [tmp_path / "first", tmp_path / "second"]
     launched = []
     try:
         for folder in folders:
             folder.mkdir()
             launched.append(spawn("tools.servers", log=folder / "lab.log",
-                                  env=lab_env(folder, port)))
+                                  env=lab_env(folder)))
         (url_1, token_1), (url_2, token_2) = [printed_url(process, folder / "lab.log")
                                               for process, folder in zip(launched, folders,
                                                                          strict=True)]
