@@ -125,32 +125,3 @@ def close(got, expected, tol: float = 1e-9) -> bool:
     """True when two arrays have the same shape and agree to ``tol``."""
     got, expected = np.asarray(got), np.asarray(expected)
     return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=0, atol=tol))
-
-
-# The earlier style, kept until every module raises NotYet (to be removed with the last user).
-def right(message: str) -> Feedback:
-    return Feedback(True, message)
-
-
-def not_yet(message: str) -> Feedback:
-    return Feedback(False, message)
-
-
-def unanswered(answer, what: str) -> Feedback | None:
-    if answer is ... or answer is None:
-        return not_yet(f"replace the ... with {what}, then run the cell again.")
-    return None
-
-
-def function_answer(f, name: str, of: str, what: str | None = None) -> Feedback | None:
-    if (missing := unanswered(f, what or f"a function of {of}")) is not None:
-        return missing
-    if not callable(f):
-        return not_yet(f"{name} must be a function of {of}; got {type(f).__name__}.")
-    return None
-
-
-def returned_nothing(got) -> Feedback | None:
-    if got is ... or got is None:
-        return not_yet("your function returns nothing yet: replace the ... after `return`.")
-    return None
