@@ -78,7 +78,8 @@ def _short(value, limit: int = 120) -> str:
 def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
     """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint."""
     if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
-        raise NotYet(f"{name} must be numbers; got {type(answer).__name__} {_short(repr(answer), 40)}.")
+        got = f"{type(answer).__name__} {_short(repr(answer), 40)}"
+        raise NotYet(f"{name} must be numbers; got {got}.")
     try:
         array = np.asarray(answer)
         if np.iscomplexobj(array):
