@@ -75,10 +75,14 @@ def _short(value, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
-    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint."""
+def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
+    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint.
+
+    ``masked``: −inf is allowed too (a masked score).
+    """
     if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
-        raise NotYet(f"{name} must be numbers; got {type(answer).__name__} {_short(repr(answer), 40)}.")
+        got = f"{type(answer).__name__} {_short(repr(answer), 40)}"
+        raise NotYet(f"{name} must be numbers; got {got}.")
     try:
         array = np.asarray(answer)
         if np.iscomplexobj(array):
@@ -89,9 +93,21 @@ def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
                      f"{_short(repr(answer), 60)}.") from None
     if shape is not None and array.shape != tuple(shape):
         raise NotYet(f"{name} should have shape {tuple(shape)}; got {array.shape}.")
-    if not np.isfinite(array).all():
-        raise NotYet(f"{name} holds NaN or inf; every entry should be a finite number.")
+    if np.isnan(array).any() or not (masked or np.isfinite(array).all()):
+        allowed = "a number or -np.inf" if masked else "a finite number"
+        raise NotYet(f"{name} holds NaN or inf; every entry should be {allowed}.")
     return array
+
+
+def as_rows(answer, name: str, n: int | None = None) -> list[int]:
+    """The answer as sorted distinct row indices (below ``n`` if given), or NotYet."""
+    if isinstance(answer, (set, frozenset)):  # "which rows" may well come as a set
+        answer = sorted(answer, key=repr)
+    rows = as_array(answer, name).ravel()
+    if not (rows == np.round(rows)).all() or not (n is None or ((rows >= 0) & (rows < n)).all()):
+        span = "" if n is None else f" from 0 to {n - 1}"
+        raise NotYet(f"{name} must be whole numbers (row indices{span}); got {rows.tolist()}.")
+    return sorted({int(r) for r in rows})
 
 
 def as_vector(answer, n: int, name: str) -> np.ndarray:
@@ -125,32 +141,3 @@ def close(got, expected, tol: float = 1e-9) -> bool:
     """True when two arrays have the same shape and agree to ``tol``."""
     got, expected = np.asarray(got), np.asarray(expected)
     return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=0, atol=tol))
-
-
-# The earlier style, kept until every module raises NotYet (to be removed with the last user).
-def right(message: str) -> Feedback:
-    return Feedback(True, message)
-
-
-def not_yet(message: str) -> Feedback:
-    return Feedback(False, message)
-
-
-def unanswered(answer, what: str) -> Feedback | None:
-    if answer is ... or answer is None:
-        return not_yet(f"replace the ... with {what}, then run the cell again.")
-    return None
-
-
-def function_answer(f, name: str, of: str, what: str | None = None) -> Feedback | None:
-    if (missing := unanswered(f, what or f"a function of {of}")) is not None:
-        return missing
-    if not callable(f):
-        return not_yet(f"{name} must be a function of {of}; got {type(f).__name__}.")
-    return None
-
-
-def returned_nothing(got) -> Feedback | None:
-    if got is ... or got is None:
-        return not_yet("your function returns nothing yet: replace the ... after `return`.")
-    return None
