@@ -45,16 +45,13 @@ def numbers_array(name: str, value) -> np.ndarray:
     if isinstance(value, (str, bytes)) or value is None:
         raise _not_numbers(name, value, repr(value))
     try:
-        array = np.asarray(value)
-    except (ValueError, OverflowError) as exc:  # ragged nesting, say
-        raise _not_numbers(name, value, f"({exc})") from None
-    if array.dtype.kind == "c":
-        raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
-    try:
-        return array.astype(np.float64, copy=False)
+        array = np.asarray(value)  # ValueError for ragged nesting, say
+        if array.dtype.kind != "c":
+            return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:
         raise _not_numbers(name, value, f"({exc})") from None
+    raise TypeError(f"{name} must hold real numbers; got complex values such as "
+                    f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
 
 
 def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ndim: int = 2,
