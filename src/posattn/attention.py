@@ -79,10 +79,7 @@ def _scores(Q, K, bias, keep):
     S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
     S *= 1.0 / math.sqrt(Q.shape[1])  # keeps the scores' spread near 1 whatever d_k is
     if bias is not None:
-        B = as_matrix("bias", bias)
-        if B.shape != S.shape:
-            raise ValueError(f"bias must have shape {S.shape}, one row per query and one column "
-                             f"per key; got {B.shape}.")
+        B = as_matrix("bias", bias, S.shape, ", one row per query and one column per key")
         S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
     check_finite("the scores Q Kᵀ/√d_k" + (" + B" if bias is not None else ""), S, TOO_LARGE)
     if keep is None:

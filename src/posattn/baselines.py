@@ -10,13 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import (
-    as_matrix,
-    check_finite,
-    check_int,
-    check_number,
-    quiet_overflow,
-)
+from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
 from .attention import TOO_LARGE
 from .permutations import _first
 
@@ -76,14 +70,12 @@ def conv1d(X, kernel) -> np.ndarray:
     [210.0, 321.0, 32.0]
     """
     X = as_matrix("X", X)
-    W = as_matrix("kernel", kernel, ndim=3)
-    width, d, _ = W.shape
+    d = X.shape[1]
+    W = as_matrix("kernel", kernel, ("width", d, "d_out"), f" to match X's {d} features")
+    width = W.shape[0]
     if width % 2 == 0:
         raise ValueError(f"kernel must have an odd width (a centre row and r rows each side); "
                          f"got width {width}.")
-    if d != X.shape[1]:
-        raise ValueError(f"kernel must have shape (width, {X.shape[1]}, d_out) to match X's "
-                         f"{X.shape[1]} features; got shape {W.shape}.")
     n, r = X.shape[0], width // 2
     padded = np.vstack([np.zeros((r, d)), X, np.zeros((r, d))])  # (n + 2r, d)
     Y = sum(padded[o: o + n] @ W[o] for o in range(width))  # Σ_o (n, d) @ (d, d_out) -> (n, d_out)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
+from ._checks import as_matrix, check_finite, check_int, check_number, check_same, quiet_overflow
 from .attention import inputs, project, scaled_dot_product_attention, self_attention
 from .rope import frequencies, rope
 
@@ -131,9 +131,7 @@ def _learned(X, W_Q, W_K, W_V, table=None):
     X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
     n, d = X.shape
     E = learned_positions(n, d) if table is None else as_matrix("table", table)  # (max_len, d)
-    if E.shape[1] != d:
-        raise ValueError(f"table must have {d} columns to match X's {d} features; "
-                         f"got shape {E.shape}.")
+    check_same("table", E.shape[1], f"X's {d} features", d, "columns")
     _check_length(n, E.shape[0])
     return (*project(X + E[:n], W_Q, W_K, W_V), None, None)
 

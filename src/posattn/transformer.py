@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_finite, check_int, check_number, numbers_array, raw, traced
+from ._checks import as_matrix, check_int, check_number, traced
 from .attention import scaled_dot_product_attention
 
 KEYS = ("W_Q", "W_K", "W_V", "W_O", "W_1", "b_1", "W_2", "b_2",
@@ -28,19 +28,6 @@ def _shapes(d_model: int, d_ff: int) -> dict:
     square, wide, tall = (d_model, d_model), (d_model, d_ff), (d_ff, d_model)
     return (dict.fromkeys(KEYS[:4], square) | {"W_1": wide, "b_1": (d_ff,), "W_2": tall}
             | dict.fromkeys(KEYS[7:], (d_model,)))
-
-
-def _array(name: str, value, shape: tuple, why: str = ""):
-    """``value`` as float64 of ``shape`` (a str entry: any size); an autograd ArrayBox as it is."""
-    array = numbers_array(name, raw(value))
-    if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
-                                       for want, got in zip(shape, array.shape, strict=True)):
-        want = str(tuple(shape)).replace("'", "")  # ("n", 4) -> (n, 4)
-        raise ValueError(f"{name} must have shape {want}{why}; got shape {array.shape}.")
-    if array.size == 0:
-        raise ValueError(f"{name} must not be empty; got shape {array.shape}.")
-    check_finite(name, array, "Check for NaN or inf upstream.")
-    return value if traced(value) else array
 
 
 def _heads(n_heads, d_model: int, name: str = "n_heads") -> int:
@@ -65,13 +52,13 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
     >>> Y.shape, A.shape
     ((3, 4), (2, 3, 3))
     """
-    X = _array("X", X, ("n", "d"))
+    X = as_matrix("X", X, ("n", "d"))
     d = X.shape[1]
-    W_Q = _array("W_Q", W_Q, (d, "d_model"), f" to match X's {d} features")
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_model"), f" to match X's {d} features")
     d_model = W_Q.shape[1]
-    W_K = _array("W_K", W_K, (d, d_model), ", the shape of W_Q")
-    W_V = _array("W_V", W_V, (d, d_model), ", the shape of W_Q")
-    W_O = _array("W_O", W_O, (d_model, "d_out"), f", one row per column of the {d_model} "
+    W_K = as_matrix("W_K", W_K, (d, d_model), ", the shape of W_Q")
+    W_V = as_matrix("W_V", W_V, (d, d_model), ", the shape of W_Q")
+    W_O = as_matrix("W_O", W_O, (d_model, "d_out"), f", one row per column of the {d_model} "
                  "concatenated head outputs")
     d_h = d_model // _heads(n_heads, d_model)
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_model) -> (n, d_model)
@@ -101,10 +88,10 @@ def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
     >>> layer_norm([[1.0, 3.0]]).round(3).tolist()
     [[-1.0, 1.0]]
     """
-    X = _array("X", X, ("n", "d"))
+    X = as_matrix("X", X, ("n", "d"))
     d = X.shape[1]
-    gamma = 1.0 if gamma is None else _array("gamma", gamma, (d,), f" to match X's {d} features")
-    beta = 0.0 if beta is None else _array("beta", beta, (d,), f" to match X's {d} features")
+    gamma = 1.0 if gamma is None else as_matrix("gamma", gamma, (d,), f" to match X's {d} features")
+    beta = 0.0 if beta is None else as_matrix("beta", beta, (d,), f" to match X's {d} features")
     eps = check_number("eps", eps, 0.0, above=True)  # PyTorch's default is 1e-5
     mu = X.mean(axis=1, keepdims=True)  # (n, 1): one mean per token
     var = ((X - mu) ** 2).mean(axis=1, keepdims=True)  # (n, 1): one variance per token
@@ -119,11 +106,11 @@ def feed_forward(X, W_1, b_1, W_2, b_2):
     >>> feed_forward([[1.0], [-1.0]], [[1.0]], [0.0], [[2.0]], [0.5]).tolist()
     [[2.5], [0.5]]
     """
-    X = _array("X", X, ("n", "d"))
-    W_1 = _array("W_1", W_1, (X.shape[1], "d_ff"), f" to match X's {X.shape[1]} features")
-    b_1 = _array("b_1", b_1, (W_1.shape[1],), ", one entry per column of W_1")
-    W_2 = _array("W_2", W_2, (W_1.shape[1], "d_out"), ", one row per column of W_1")
-    b_2 = _array("b_2", b_2, (W_2.shape[1],), ", one entry per column of W_2")
+    X = as_matrix("X", X, ("n", "d"))
+    W_1 = as_matrix("W_1", W_1, (X.shape[1], "d_ff"), f" to match X's {X.shape[1]} features")
+    b_1 = as_matrix("b_1", b_1, (W_1.shape[1],), ", one entry per column of W_1")
+    W_2 = as_matrix("W_2", W_2, (W_1.shape[1], "d_out"), ", one row per column of W_1")
+    b_2 = as_matrix("b_2", b_2, (W_2.shape[1],), ", one entry per column of W_2")
     H = np.maximum(X @ W_1 + b_1, 0.0)  # (n, d) @ (d, d_ff) -> (n, d_ff), then ReLU
     return H @ W_2 + b_2  # (n, d_ff) @ (d_ff, d_out) -> (n, d_out)
 
@@ -161,9 +148,9 @@ def _params(name: str, params, d_model: int) -> Mapping:
         raise ValueError(f"{name} must have the keys n_heads, {', '.join(KEYS)}; missing "
                          f"{', '.join(missing)}. Build it with init_encoder_params.")
     _heads(params["n_heads"], d_model, f"{name}['n_heads']")
-    d_ff = _array(f"{name}['W_1']", params["W_1"], (d_model, "d_ff")).shape[1]
+    d_ff = as_matrix(f"{name}['W_1']", params["W_1"], (d_model, "d_ff")).shape[1]
     for key, shape in _shapes(d_model, d_ff).items():
-        _array(f"{name}['{key}']", params[key], shape, f" (d_model = {d_model}, X's columns)")
+        as_matrix(f"{name}['{key}']", params[key], shape, f" (d_model = {d_model}, X's columns)")
     return params
 
 
@@ -182,7 +169,7 @@ def encoder_block(X, params: Mapping, mask=None):
     >>> encoder_block(np.eye(3, 8), init_encoder_params(8, 2, 16)).shape
     (3, 8)
     """
-    X = _array("X", X, ("n", "d_model"))
+    X = as_matrix("X", X, ("n", "d_model"))
     return _block(X, _params("params", params, X.shape[1]), mask)
 
 
@@ -197,7 +184,7 @@ def encoder(X, layers, mask=None):
                         f"{type(layers).__name__}. Wrap a single block's dict as [params].")
     if not layers:
         raise ValueError("layers must hold at least one parameter dict; got an empty list.")
-    X = _array("X", X, ("n", "d_model"))
+    X = as_matrix("X", X, ("n", "d_model"))
     for i, params in enumerate(layers):
         X = _block(X, _params(f"layers[{i}]", params, X.shape[1]), mask)
     return X

@@ -39,7 +39,15 @@ PRESENT_SIZE = """() => {
       && !cell.innerText.trim().startsWith('Figure'));
   return [slide.scrollHeight, parseFloat(document.querySelector('.reveal .slides').style.height),
           cells.length, (cells[0]?.innerText ?? '').trim().split('\\n')[0].slice(0, 50)]; }"""
-MATH_DONE = "() => !window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0"
+# On "slidechanged" the deck re-typesets the new slide's math (MathJax.Hub.Rerender, outside the
+# Hub queue): until it is done the formulas are missing or 2 px high and the slide measures short.
+MATH_DONE = """() => { if (!window.MathJax || !MathJax.Hub) return true;
+  const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
+  const outside = selector => [...slide.querySelectorAll(selector)]
+      .filter(element => !element.closest('aside'));
+  const shown = outside('.MathJax_CHTML');
+  return MathJax.Hub.queue.pending === 0 && shown.every(math => math.offsetHeight > 2)
+    && shown.length === outside('script[type^="math/tex"]').length; }"""
 MATH_TYPESET = ("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
                 " && document.querySelector('.MathJax_CHTML')")
 

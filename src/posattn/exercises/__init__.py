@@ -75,8 +75,11 @@ def _short(value, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
-    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint."""
+def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
+    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint.
+
+    ``masked``: −inf is allowed too (a masked score).
+    """
     if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
         got = f"{type(answer).__name__} {_short(repr(answer), 40)}"
         raise NotYet(f"{name} must be numbers; got {got}.")
@@ -90,9 +93,21 @@ def as_array(answer, name: str, shape: tuple | None = None) -> np.ndarray:
                      f"{_short(repr(answer), 60)}.") from None
     if shape is not None and array.shape != tuple(shape):
         raise NotYet(f"{name} should have shape {tuple(shape)}; got {array.shape}.")
-    if not np.isfinite(array).all():
-        raise NotYet(f"{name} holds NaN or inf; every entry should be a finite number.")
+    if np.isnan(array).any() or not (masked or np.isfinite(array).all()):
+        allowed = "a number or -np.inf" if masked else "a finite number"
+        raise NotYet(f"{name} holds NaN or inf; every entry should be {allowed}.")
     return array
+
+
+def as_rows(answer, name: str, n: int | None = None) -> list[int]:
+    """The answer as sorted distinct row indices (below ``n`` if given), or NotYet."""
+    if isinstance(answer, (set, frozenset)):  # "which rows" may well come as a set
+        answer = sorted(answer, key=repr)
+    rows = as_array(answer, name).ravel()
+    if not (rows == np.round(rows)).all() or not (n is None or ((rows >= 0) & (rows < n)).all()):
+        span = "" if n is None else f" from 0 to {n - 1}"
+        raise NotYet(f"{name} must be whole numbers (row indices{span}); got {rows.tolist()}.")
+    return sorted({int(r) for r in rows})
 
 
 def as_vector(answer, n: int, name: str) -> np.ndarray:

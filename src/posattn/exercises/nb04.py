@@ -7,7 +7,7 @@ import numpy as np
 from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix
-from . import NotYet, as_array, as_choice, checker
+from . import NotYet, as_array, as_choice, as_rows, checker, close
 
 PERM = [1, 2, 0]  # the order of exercise 1: "dog bites man" -> "bites man dog"
 
@@ -27,11 +27,11 @@ def check_shuffled_attention(A_shuffled):
     """
     got = as_array(A_shuffled, "A_shuffled", (3, 3))
     A, P = _attention("dog bites man"), permutation_matrix(PERM)
-    if np.allclose(got, P @ A @ P.T, rtol=0, atol=1e-12):
+    if close(got, P @ A @ P.T, 1e-12):
         return "the rows and the columns both move with the tokens: A' = P A Pᵀ."
-    if np.allclose(got, A, rtol=0, atol=1e-12):
+    if close(got, A, 1e-12):
         raise NotYet("that is A itself; the tokens moved, so the weights move with them.")
-    if np.allclose(got, P @ A, rtol=0, atol=1e-12) or np.allclose(got, A @ P.T, rtol=0, atol=1e-12):
+    if close(got, P @ A, 1e-12) or close(got, A @ P.T, 1e-12):
         raise NotYet("only one side moved: each token is both a query (a row) and a key "
                      "(a column).")
     raise NotYet("row i of the new matrix belongs to token perm[i]; which column holds its weight "
@@ -45,12 +45,7 @@ def check_changed_rows(changed_rows):
     >>> check_changed_rows(...)
     ❌ Not yet: replace the ... with a list of row indices such as [0, 6], then run the cell again.
     """
-    if isinstance(changed_rows, (set, frozenset)):  # "which rows" may well come as a set
-        changed_rows = sorted(changed_rows, key=repr)
-    rows = as_array(changed_rows, "changed_rows").ravel()
-    if not (rows == np.round(rows)).all() or not ((0 <= rows) & (rows < 7)).all():
-        raise NotYet(f"changed_rows must be row indices from 0 to 6; got {rows.tolist()}.")
-    got = {int(r) for r in rows}
+    got = set(as_rows(changed_rows, "changed_rows", 7))
     if got == {1, 4}:
         return "only the two swapped rows change, and they simply trade places: Y' = P Y."
     if not got:

@@ -7,17 +7,7 @@ import numpy as np
 from ..baselines import conv1d, conv_kernel
 from ..embeddings import embed
 from ..permutations import equivariance_error
-from . import NotYet, as_array, checker
-
-
-def _rows(answer, name: str) -> list[int]:
-    """The answer as a sorted list of distinct row indices, or NotYet."""
-    if isinstance(answer, (set, frozenset)):  # "which rows" may well come as a set
-        answer = sorted(answer, key=repr)
-    rows = as_array(answer, name).ravel()
-    if not (rows == np.round(rows)).all():
-        raise NotYet(f"{name} must be whole numbers (row indices); got {rows.tolist()}.")
-    return sorted({int(r) for r in rows})
+from . import NotYet, as_array, as_rows, checker
 
 
 def _edge_rows(n: int = 9) -> list[int]:
@@ -33,7 +23,7 @@ def check_edge_rows(edge_rows):
     >>> check_edge_rows(...)
     ❌ Not yet: replace the ... with a list of rows like [0, 8], then run the cell again.
     """
-    got = _rows(edge_rows, "edge_rows")
+    got = as_rows(edge_rows, "edge_rows")
     if got == _edge_rows():
         return ("the first layer's edge rows differ; in the second layer, rows 1 and 7 have "
                 "windows that reach them. The edge signal moves one row inward per layer.")

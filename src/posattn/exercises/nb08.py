@@ -9,24 +9,6 @@ from ..rope import rope
 from . import NotYet, as_array, call, checker, close
 
 
-def _as_bias(got, n: int, m: float) -> np.ndarray:
-    """The learner's return value as an (n, n) float array (−inf allowed), or NotYet."""
-    call_text = f"alibi_causal({n}, {m})"
-    try:
-        B = np.asarray(got)
-        if np.iscomplexobj(B):
-            raise TypeError("complex")
-        B = B.astype(np.float64)
-    except (TypeError, ValueError):
-        raise NotYet(f"{call_text} should return an array of numbers, shape ({n}, {n}); got "
-                     f"{type(got).__name__}.") from None
-    if B.shape != (n, n):
-        raise NotYet(f"{call_text} should return an array of shape ({n}, {n}); got {B.shape}.")
-    if np.isnan(B).any():
-        raise NotYet(f"{call_text} holds NaN; every entry should be a number or -np.inf.")
-    return B
-
-
 def _compare_alibi(B: np.ndarray, n: int, m: float) -> None:
     """NotYet, with a hint that names the mistake, unless B is the paper's bias."""
     i, j = np.indices((n, n))
@@ -55,7 +37,8 @@ def check_alibi_causal(alibi_causal):
     ❌ Not yet: replace the ... with a function alibi_causal(n, m), then run the cell again.
     """
     for n, m in ((3, 0.5), (5, 0.25), (1, 2.0), (6, 0.125)):
-        B = _as_bias(call(alibi_causal, n, m, name="alibi_causal"), n, m)
+        B = as_array(call(alibi_causal, n, m, name="alibi_causal"), f"alibi_causal({n}, {m})",
+                     (n, n), masked=True)
         _compare_alibi(B, n, m)
     return ("−m·(i − j) on the keys behind, −inf on the keys ahead: the same penalty at any "
             "length, which is what lets ALiBi extrapolate.")

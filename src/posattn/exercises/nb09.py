@@ -18,9 +18,7 @@ def check_prediction(scheme, prediction) -> str:
     >>> check_prediction("causal", ...).ok
     False
     """
-    if scheme != "none" and scheme not in SCHEMES:
-        names = ", ".join(map(repr, SCHEMES))
-        raise NotYet(f"scheme must be one of {names} or 'none'; got {scheme!r:.40}.")
+    scheme = as_choice(scheme, ("none", *SCHEMES), "scheme")
     prediction = as_choice(prediction, PREDICTIONS, "prediction")
     measured = who_bites_whom(None if scheme == "none" else scheme, seed=2)["mirrored_accuracy"]
     outcome = "chance" if measured <= 0.5 else "learns" if measured >= 0.95 else "in between"
