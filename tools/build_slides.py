@@ -48,24 +48,23 @@ class AssetsUnavailable(RuntimeError):
 
 def install() -> Path:
     """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile."""
-    npm_dir = NPM_DIR
-    if installed(npm_dir):
-        return npm_dir / "node_modules"
-    npm_dir.mkdir(parents=True, exist_ok=True)
+    if installed(NPM_DIR):
+        return NPM_DIR / "node_modules"
+    NPM_DIR.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copy(LOCK.parent / name, npm_dir / name)
+        shutil.copy(LOCK.parent / name, NPM_DIR / name)
     print("Fetching the slide assets from the npm registry (first build only): npm ci", flush=True)
     try:
         npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit",
-                              "--no-fund"], cwd=npm_dir, capture_output=True, text=True)
+                              "--no-fund"], cwd=NPM_DIR, capture_output=True, text=True)
     except FileNotFoundError:
         raise AssetsUnavailable(unavailable("npm is not installed (Node.js 18 or newer)")) from None
     if npm.returncode:
         code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
         why = code[1] if code else " ".join(npm.stderr.split())[-200:]
         raise AssetsUnavailable(unavailable(f"npm ci failed ({why})"))
-    shutil.copy(LOCK, npm_dir / INSTALLED)
-    return npm_dir / "node_modules"
+    shutil.copy(LOCK, NPM_DIR / INSTALLED)
+    return NPM_DIR / "node_modules"
 
 
 def installed(folder: Path) -> bool:

@@ -114,13 +114,9 @@ def stop(process: subprocess.Popen) -> None:
     for sig, grace in [(signal.SIGTERM, 10), (signal.SIGKILL, 5)]:
         if process.poll() is not None:
             return
-        try:
+        with suppress(ProcessLookupError, subprocess.TimeoutExpired):  # gone, or still going
             os.killpg(process.pid, sig)
             process.wait(grace)
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def serve_until_stopped(server: Server, title: str, path: str) -> None:

@@ -45,26 +45,30 @@ def numbers_array(name: str, value) -> np.ndarray:
     if isinstance(value, (str, bytes)) or value is None:
         raise _not_numbers(name, value, repr(value))
     try:
-        array = np.asarray(value)
-    except (ValueError, OverflowError) as exc:  # ragged nesting, say
-        raise _not_numbers(name, value, f"({exc})") from None
-    if array.dtype.kind == "c":
-        raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
-    try:
-        return array.astype(np.float64, copy=False)
+        array = np.asarray(value)  # ValueError for ragged nesting, say
+        if array.dtype.kind != "c":
+            return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:
         raise _not_numbers(name, value, f"({exc})") from None
+    raise TypeError(f"{name} must hold real numbers; got complex values such as "
+                    f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
 
 
 def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ndim: int = 2,
-              rows: int | None = None):
+              rows: int | None = None, batch: bool = False):
     """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
 
     ``rows``: the number of rows a weight matrix needs to multiply X from the right.
     ``shape``: the exact shape instead, a str entry standing for any size; ``why`` says why.
+    ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
     array = numbers_array(name, raw(value))
+    if batch and array.ndim > 2:
+        ndim = 3
+        if array.ndim > 3:
+            raise ValueError(f"{name} must be 2-D, shape (n, d) with one row per token, or 3-D, "
+                             f"shape (B, n, d) for B sequences of equal length; got "
+                             f"{array.ndim}-D array of shape {array.shape}.")
     if shape is not None:
         if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                            for want, got in zip(shape, array.shape, strict=True)):

@@ -76,8 +76,7 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     bad = [t for t in tokens if not isinstance(t, str) or not t]
     if bad:
         raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r:.80}.")
-    d = check_int("d", d)
-    seed = check_int("seed", seed, minimum=0)
+    d, seed = check_int("d", d), check_int("seed", seed, minimum=0)
     rows = [np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens]
     return np.stack(rows)  # (n, d)
 
@@ -92,8 +91,7 @@ def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):
     [(8, 4), (8, 4), (8, 2)]
     """
     d, d_k, d_v = check_int("d", d), check_int("d_k", d_k), check_int("d_v", d_v)
-    seed = check_int("seed", seed, minimum=0)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
     scale = 1.0 / np.sqrt(d)
     W_Q = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)
     W_K = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)

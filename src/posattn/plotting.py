@@ -72,10 +72,7 @@ def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SI
 
 
 def attention_heatmap(A, tokens=None, ax=None, *, title=None, values=None):
-    """Attention weights A (rows: the attending token i; columns: the attended token j), 0..1.
-
-    Returns the AxesImage; rows are queries, columns are keys.
-    """
+    """Attention weights A on a 0..1 scale, rows queries i and columns keys j; returns the image."""
     A = as_matrix("A", A)
     image = heatmap(A, ax, row_labels=tokens, col_labels=tokens, title=title, cmap=ATTENTION_CMAP,
                     vmin=0.0, vmax=1.0, values=values)

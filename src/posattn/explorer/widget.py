@@ -144,8 +144,7 @@ class ShuffleExplorer(widgets.VBox):
         self._on(self.view.tokens, np.arange(len(self.view.tokens)))
 
     def _on(self, tokens, perm) -> None:
-        """Compute and show the next view; input that cannot be used becomes a message, and
-        everything on screen stays as it was."""
+        """Show the next view, or say why the input cannot be used and keep the last one."""
         if self._busy:
             return
         try:
