@@ -69,7 +69,7 @@ def test_the_learned_table_rows_beyond_the_training_length_never_change():
     start, _ = ex._train(rows, "learned", 12, 12, 16, seed=0, steps=0)
     trained, _ = ex._train(rows, "learned", 12, 12, 16, seed=0, steps=5)
     assert (trained["table"][8:] == start["table"][8:]).all()
-    assert (trained["table"][:8] != start["table"][:8]).all()
+    assert (trained["table"][:2] != start["table"][:2]).all()  # every length uses positions 0, 1
 
 
 def test_the_first_adam_step_moves_every_weight_by_the_step_size():
@@ -102,3 +102,20 @@ def test_length_generalisation_reports_accuracies(scheme, at_least, at_most):
 def test_bad_arguments_get_the_series_messages(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_a_training_step_takes_sentences_of_one_length_in_one_batch(monkeypatch):
+    seen = []
+    real_loss = ex._loss
+    monkeypatch.setattr(ex, "_loss", lambda p, ids, labels, s: seen.append(ids.shape) or
+                        real_loss(p, ids, labels, s))
+    rows = [([0] * n, 0) for n in range(2, 9) for _ in range(20)]  # 20 rows each of 2 … 8 words
+    ex._train(rows, None, 12, 12, 8, seed=0, steps=30, batch=4)
+    assert len({n for _, n in seen}) > 3 and all(B == 4 for B, _ in seen)
+
+
+def test_accuracy_counts_every_sentence_once_across_lengths():
+    params, _ = ex._train([([0, 1], 0)], None, 12, 12, 3, seed=0, steps=0)
+    data = [([0, 1], 0), ([1, 2, 3], 1), ([4, 5], 4)]
+    expected = np.mean([np.argmax(ex._logits(params, ids)) == label for ids, label in data])
+    assert ex._accuracy(params, data, None) == expected

@@ -55,13 +55,20 @@ def numbers_array(name: str, value) -> np.ndarray:
 
 
 def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ndim: int = 2,
-              rows: int | None = None):
+              rows: int | None = None, batch: bool = False):
     """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
 
     ``rows``: the number of rows a weight matrix needs to multiply X from the right.
     ``shape``: the exact shape instead, a str entry standing for any size; ``why`` says why.
+    ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
     array = numbers_array(name, raw(value))
+    if batch and array.ndim > 2:
+        ndim = 3
+        if array.ndim > 3:
+            raise ValueError(f"{name} must be 2-D, shape (n, d) with one row per token, or 3-D, "
+                             f"shape (B, n, d) for B sequences of equal length; got "
+                             f"{array.ndim}-D array of shape {array.shape}.")
     if shape is not None:
         if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                            for want, got in zip(shape, array.shape, strict=True)):

@@ -5,6 +5,8 @@
 Every function here can be differentiated by autograd. Untraced, the n × n scores are
 turned into A in place, so the peak memory stays near the one matrix A that is returned;
 traced (an input is an autograd ArrayBox), each step builds a new array instead.
+X, Q, K and V may carry a leading batch axis, (B, n, d): B sequences of the same length n,
+attended to one by one in one call (masks and biases are (n, m) and apply to every sequence).
 """
 
 from __future__ import annotations
@@ -76,17 +78,17 @@ def softmax(S, axis: int = -1) -> np.ndarray:
 
 def _scores(Q, K, bias, keep):
     """S = Q Kᵀ/√d_k + B, and −inf where ``keep`` is False; in place unless autograd traces it."""
-    S = Q @ K.T  # (n, d_k) @ (d_k, m) -> (n, m)
-    S *= 1.0 / math.sqrt(Q.shape[1])  # keeps the scores' spread near 1 whatever d_k is
+    S = Q @ K.swapaxes(-1, -2)  # (..., n, d_k) @ (..., d_k, m) -> (..., n, m)
+    S *= 1.0 / math.sqrt(Q.shape[-1])  # keeps the scores' spread near 1 whatever d_k is
     if bias is not None:
-        B = as_matrix("bias", bias, S.shape, ", one row per query and one column per key")
+        B = as_matrix("bias", bias, S.shape[-2:], ", one row per query and one column per key")
         S = S + B if traced(S, B) else np.add(S, B, out=S)  # S = Q Kᵀ/√d_k + B
     check_finite("the scores Q Kᵀ/√d_k" + (" + B" if bias is not None else ""), S, TOO_LARGE)
     if keep is None:
         return S
     if traced(S):
         return S + np.where(keep, 0.0, -np.inf)
-    S[~keep] = -np.inf  # exp(-inf) = 0: masked keys get weight exactly 0
+    S[..., ~keep] = -np.inf  # exp(-inf) = 0: masked keys get weight exactly 0
     return S
 
 
@@ -98,32 +100,38 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
 
     Parameters
     ----------
-    Q : (n, d_k) queries.   K : (m, d_k) keys.   V : (m, d_v) values.
+    Q : (..., n, d_k) queries.   K : (..., m, d_k) keys.   V : (..., m, d_v) values.
+        ``...`` is nothing for one sequence, or B for a batch of B (the same B in all three).
     mask : optional boolean (n, m); True where query i may attend to key j.
     bias : optional (n, m) additive score bias B (e.g. ALiBi's −m·|i − j|).
 
     Returns
     -------
-    Y : (n, d_v) outputs.   A : (n, m) attention weights, rows sum to 1.
+    Y : (..., n, d_v) outputs.   A : (..., n, m) attention weights, rows sum to 1.
 
     >>> Y, A = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]], [[2.0], [4.0]])
     >>> A.tolist(), Y.tolist()
     ([[0.5, 0.5]], [[3.0]])
     """
-    Q, K, V = as_matrix("Q", Q), as_matrix("K", K), as_matrix("V", V)
-    n, d_k = Q.shape
-    m = K.shape[0]
-    check_same("K", K.shape[1], "Q's d_k", d_k, "columns")
-    check_same("V", V.shape[0], "K's rows (one value per key)", m, "rows")
-    A = _softmax(_scores(Q, K, bias, None if mask is None else check_mask(mask, n, m)))  # (n, m)
-    Y = A @ V  # (n, m) @ (m, d_v) -> (n, d_v)
+    Q, K, V = (as_matrix(name, M, batch=True) for name, M in (("Q", Q), ("K", K), ("V", V)))
+    for name, M in (("K", K), ("V", V)):
+        if raw(M).shape[:-2] != raw(Q).shape[:-2]:
+            raise ValueError(f"{name} must be {raw(Q).ndim}-D like Q, shape {raw(Q).shape}, with "
+                             f"the same batch size; got shape {raw(M).shape}. Give Q, K and V "
+                             "all one sequence each or all a batch of the same B.")
+    n, d_k = Q.shape[-2:]
+    m = K.shape[-2]
+    check_same("K", K.shape[-1], "Q's d_k", d_k, "columns")
+    check_same("V", V.shape[-2], "K's rows (one value per key)", m, "rows")
+    A = _softmax(_scores(Q, K, bias, None if mask is None else check_mask(mask, n, m)))
+    Y = A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
     return check_finite("Y = A V", Y, TOO_LARGE), A
 
 
 def inputs(X, W_Q, W_K, W_V):
     """X and the three weight matrices, checked: W_Q, W_K, W_V need d rows, W_Q and W_K agree."""
-    X = as_matrix("X", X)
-    d = X.shape[1]
+    X = as_matrix("X", X, batch=True)
+    d = X.shape[-1]
     W_Q, W_K, W_V = as_matrix("W_Q", W_Q, rows=d), as_matrix("W_K", W_K, rows=d), \
         as_matrix("W_V", W_V, rows=d)
     check_same("W_K", W_K.shape[1], "W_Q's d_k (q·k needs equal lengths)", W_Q.shape[1],
@@ -134,9 +142,9 @@ def inputs(X, W_Q, W_K, W_V):
 @quiet_overflow
 def project(X, W_Q, W_K, W_V):
     """Q, K, V = X W_Q, X W_K, X W_V for checked inputs, refusing products that overflow."""
-    Q = X @ W_Q  # (n, d) @ (d, d_k) -> (n, d_k)
-    K = X @ W_K  # (n, d) @ (d, d_k) -> (n, d_k)
-    V = X @ W_V  # (n, d) @ (d, d_v) -> (n, d_v)
+    Q = X @ W_Q  # (..., n, d) @ (d, d_k) -> (..., n, d_k)
+    K = X @ W_K  # (..., n, d) @ (d, d_k) -> (..., n, d_k)
+    V = X @ W_V  # (..., n, d) @ (d, d_v) -> (..., n, d_v)
     for name, M in (("Q = X W_Q", Q), ("K = X W_K", K), ("V = X W_V", V)):
         check_finite(name, M, TOO_LARGE)
     return Q, K, V
@@ -149,12 +157,13 @@ def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]
 
     Parameters
     ----------
-    X : (n, d) token embeddings.   W_Q, W_K : (d, d_k).   W_V : (d, d_v).
+    X : (..., n, d) token embeddings: (n, d), or (B, n, d) for B sequences of length n.
+    W_Q, W_K : (d, d_k).   W_V : (d, d_v).
     mask : optional boolean (n, n); True where token i may attend to token j.
 
     Returns
     -------
-    Y : (n, d_v) outputs.   A : (n, n) attention weights.
+    Y : (..., n, d_v) outputs.   A : (..., n, n) attention weights.
 
     >>> X = [[1.0, 0.0], [0.0, 1.0]]
     >>> Y, A = self_attention(X, [[1.0], [0.0]], [[1.0], [0.0]], [[1.0], [0.0]])
@@ -178,7 +187,7 @@ def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:
     >>> bool(np.allclose(attention_loop(X, W, W, W)[0], self_attention(X, W, W, W)[0], atol=1e-12))
     True
     """
-    X, W_Q, W_K, W_V = (raw(M) for M in inputs(X, W_Q, W_K, W_V))
+    X, W_Q, W_K, W_V = (raw(M) for M in inputs(as_matrix("X", X), W_Q, W_K, W_V))
     n, d_k = X.shape[0], W_Q.shape[1]
     q = [X[i] @ W_Q for i in range(n)]  # q_i = x_i W_Q, each (d_k,)
     k = [X[j] @ W_K for j in range(n)]  # k_j = x_j W_K, each (d_k,)

@@ -3,10 +3,11 @@
 One tiny model per positional scheme, trained by Adam on gradients that autograd takes
 through the package's own :func:`attention_with_positions` (no second copy of the math):
 
-    X = token embeddings (n, d)       Y, A = attention_with_positions(X, W_Q, W_K, W_V, scheme)
+    X = token embeddings (B, n, d)    Y, A = attention_with_positions(X, W_Q, W_K, W_V, scheme)
     logits = mean of Y's rows @ W_out + b      loss = cross-entropy of softmax(logits)
 
 The last column of X is a constant 1: a bias row for W_Q, W_K and W_V, as real layers have.
+A batch is B sentences of one length n, attended to in one traced call.
 Two tasks: :func:`who_bites_whom` and :func:`length_generalisation`.
 """
 
@@ -26,6 +27,7 @@ NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "
 VERBS = ("bites", "sees", "chases")
 D, BATCH, LEARNING_RATE = 12, 8, 0.05  # width d, sentences per Adam step, step size
 STEPS, LENGTH_STEPS = 100, 150  # Adam steps for who_bites_whom, for length_generalisation
+LENGTH_BATCH = 16  # rows per step for length_generalisation: each step sees one length only
 
 
 def _check_scheme(scheme) -> None:
@@ -69,22 +71,30 @@ def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
 
 
 def _logits(params: dict, ids, scheme=None):
-    """The model's class scores for one sentence (token ids); traceable by autograd."""
-    X = anp.concatenate([params["embed"][ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
+    """Class scores for one sentence, ids (n,), or a batch, ids (B, n); traceable by autograd."""
+    ids = np.asarray(ids)
+    X = anp.concatenate([params["embed"][ids], np.ones((*ids.shape, 1))], axis=-1)  # (..., n, d)
     options = {"table": params["table"]} if scheme == "learned" else {}
     W_Q, W_K, W_V = params["W_Q"], params["W_K"], params["W_V"]  # (d, d) each
-    Y, _ = attention_with_positions(X, W_Q, W_K, W_V, scheme, **options)  # (n, d)
-    return anp.mean(Y, axis=0) @ params["W_out"] + params["b"]  # (d,) @ (d, classes) -> (classes,)
+    Y, _ = attention_with_positions(X, W_Q, W_K, W_V, scheme, **options)  # (..., n, d)
+    return anp.mean(Y, axis=-2) @ params["W_out"] + params["b"]  # (..., d) @ (d, classes)
 
 
-def _loss(params: dict, batch, scheme):
-    """Mean cross-entropy −log softmax(logits)[label] over the batch."""
-    total = 0.0
-    for ids, label in batch:
-        z = _logits(params, ids, scheme)
-        top = anp.max(z)  # log Σ exp(z) = top + log Σ exp(z − top), without overflow
-        total = total + top + anp.log(anp.sum(anp.exp(z - top))) - z[label]
-    return total / len(batch)
+def _loss(params: dict, ids, labels, scheme):
+    """Mean cross-entropy −log softmax(logits)[label] over a batch, ids (B, n), labels (B,)."""
+    z = _logits(params, ids, scheme)  # (B, classes)
+    top = anp.max(z, axis=1, keepdims=True)  # log Σ exp(z) = top + log Σ exp(z − top)
+    log_sum = top[:, 0] + anp.log(anp.sum(anp.exp(z - top), axis=1))
+    return anp.mean(log_sum - z[np.arange(len(labels)), labels])
+
+
+def _by_length(data) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The sentences grouped by length: n -> (ids (B, n), labels (B,)), lengths ascending."""
+    groups: dict[int, list] = {}
+    for ids, label in data:
+        groups.setdefault(len(ids), []).append((ids, label))
+    return {n: (np.array([ids for ids, _ in rows]), np.array([label for _, label in rows]))
+            for n, rows in sorted(groups.items())}
 
 
 def _adam(params: dict, grads: dict, state: dict, t: int, b1=0.9, b2=0.999, eps=1e-8) -> None:
@@ -96,22 +106,30 @@ def _adam(params: dict, grads: dict, state: dict, t: int, b1=0.9, b2=0.999, eps=
         params[k] = params[k] - LEARNING_RATE * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
 
 
-def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS):
-    """Adam on random batches of ``data``; returns the trained params and the loss at each step."""
+def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS,
+           batch: int = BATCH):
+    """Adam on random batches of ``data``; returns the trained params and the loss at each step.
+
+    Each step takes one length, drawn uniformly from the lengths in ``data`` (no draw when
+    all sentences have one length), then up to ``batch`` random sentences of that length.
+    """
     rng = np.random.default_rng([seed, 1])  # initial weights and batches: their own stream
     params, state, losses = _init(rng, vocab, classes, max_len, scheme), {}, []
-    step = value_and_grad(_loss)
+    groups, step = list(_by_length(data).values()), value_and_grad(_loss)
     for t in range(1, steps + 1):
-        batch = [data[i] for i in rng.choice(len(data), min(BATCH, len(data)), replace=False)]
-        loss, grads = step(params, batch, scheme)
+        ids, labels = groups[rng.integers(len(groups))] if len(groups) > 1 else groups[0]
+        rows = rng.choice(len(ids), min(batch, len(ids)), replace=False)
+        loss, grads = step(params, ids[rows], labels[rows], scheme)
         losses.append(float(loss))
         _adam(params, grads, state, t)
     return params, losses
 
 
 def _accuracy(params: dict, data, scheme) -> float:
-    """The fraction of sentences whose highest logit is the label."""
-    return float(np.mean([np.argmax(_logits(params, ids, scheme)) == label for ids, label in data]))
+    """The fraction of sentences whose highest logit is the label (one call per length)."""
+    right = sum(int((np.argmax(_logits(params, ids, scheme), axis=1) == labels).sum())
+                for ids, labels in _by_length(data).values())
+    return right / len(data)
 
 
 def who_bites_whom(scheme=None, seed: int = 0) -> dict:
@@ -138,6 +156,9 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
                           seed: int = 0) -> dict:
     """Copy the first word: train on rows of 2 … train_max_len words, test on rows of test_len.
 
+    Each Adam step trains on LENGTH_BATCH rows of one length, drawn uniformly from
+    2 … train_max_len: one traced call per step.
+
     For "learned" the table has max(train_max_len, test_len) rows; rows at positions
     train_max_len and beyond are never used in training, so they keep their random start.
     """
@@ -152,6 +173,7 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     rng, vocab = np.random.default_rng([seed, 2]), len(NOUNS)  # the rows: their own stream
     data = _rows(rng, 400, range(2, train_max_len + 1), vocab)
     test = _rows(rng, 200, [test_len], vocab)
-    params, _ = _train(data, scheme, vocab, vocab, max(train_max_len, test_len), seed, LENGTH_STEPS)
+    params, _ = _train(data, scheme, vocab, vocab, max(train_max_len, test_len), seed,
+                       LENGTH_STEPS, LENGTH_BATCH)
     return {"train_accuracy": _accuracy(params, data, scheme),
             "test_accuracy": _accuracy(params, test, scheme)}

@@ -119,7 +119,7 @@ def _scheme(name: str):
 def _sinusoidal(X, W_Q, W_K, W_V):
     """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
     X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
-    return (*project(X + sinusoidal_positions(*X.shape), W_Q, W_K, W_V), None, None)
+    return (*project(X + sinusoidal_positions(*X.shape[-2:]), W_Q, W_K, W_V), None, None)
 
 
 @_scheme("learned")
@@ -129,7 +129,7 @@ def _learned(X, W_Q, W_K, W_V, table=None):
     ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
     """
     X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
-    n, d = X.shape
+    n, d = X.shape[-2:]
     E = learned_positions(n, d) if table is None else as_matrix("table", table)  # (max_len, d)
     check_same("table", E.shape[1], f"X's {d} features", d, "columns")
     _check_length(n, E.shape[0])
@@ -152,7 +152,7 @@ def _alibi(X, W_Q, W_K, W_V, slope=0.5):
     working on longer ones (length extrapolation).
     """
     Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
-    n = Q.shape[0]
+    n = Q.shape[-2]
     return Q, K, V, causal_mask(n), alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
 
 
@@ -160,14 +160,14 @@ def _alibi(X, W_Q, W_K, W_V, slope=0.5):
 def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
     """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
     Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
-    return Q, K, V, None, alibi_bias(Q.shape[0], slope)
+    return Q, K, V, None, alibi_bias(Q.shape[-2], slope)
 
 
 @_scheme("causal")
 def _causal(X, W_Q, W_K, W_V):
     """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
     Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
-    return Q, K, V, causal_mask(Q.shape[0]), None
+    return Q, K, V, causal_mask(Q.shape[-2]), None
 
 
 def _lookup(scheme, options: dict) -> Callable:
@@ -187,7 +187,8 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     """Self-attention with position put back by one scheme from :data:`SCHEMES`.
 
     ``scheme=None`` is exactly :func:`self_attention`; ``options`` go to the scheme
-    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes).
+    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes). X is (n, d), or
+    (B, n, d) for B sequences of length n: each gets the same positions 0 … n − 1.
 
     >>> X, (W_Q, W_K, W_V) = np.eye(3, 8), [np.eye(8, 4)] * 3
     >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]

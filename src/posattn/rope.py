@@ -44,23 +44,23 @@ def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
 
     Parameters
     ----------
-    Z : (n, d_k) queries or keys, d_k even.
+    Z : (..., n, d_k) queries or keys, d_k even: (n, d_k), or (B, n, d_k) for a batch.
     positions : optional (n,) positions, default 0, 1, …, n − 1 (any real numbers).
 
     Returns
     -------
-    Z' : (n, d_k), each pair of coordinates turned; lengths are unchanged.
+    Z' : Z's shape, each pair of coordinates turned; lengths are unchanged.
 
     >>> np.round(rope([[1.0, 0.0], [1.0, 0.0]], positions=[0.0, np.pi / 2]), 12).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    Z = as_matrix("Z", Z)
-    n, d_k = Z.shape
+    Z = as_matrix("Z", Z, batch=True)
+    n, d_k = Z.shape[-2:]
     if d_k % 2:
         raise ValueError(f"Z must have an even number of columns (d_k) for RoPE, which turns pairs "
                          f"of coordinates; got d_k = {d_k}. Choose an even d_k.")
     theta = _positions(positions, n)[:, None] * frequencies(d_k, base)  # (n, 1) * (d_k/2,)
     cos = np.repeat(np.cos(theta), 2, axis=1)  # (n, d_k): cos(p ω_i) for both of pair i
     sin = np.repeat(np.sin(theta), 2, axis=1) * np.tile([-1.0, 1.0], d_k // 2)  # −sin, +sin
-    partner = Z[:, np.arange(d_k) ^ 1]  # (n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
+    partner = Z[..., np.arange(d_k) ^ 1]  # (..., n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
     return check_finite("rope(Z)", Z * cos + partner * sin, "Z is too large: scale it down.")

@@ -15,13 +15,14 @@ V = np.array([[4.0, 1.0], [1.0, 3.0], [3.0, 4.0]])  # (n, d_v): a triangle, so e
 PERM = [2, 0, 1]  # exercise 2: the tokens reordered
 
 
-def _weights(answer, name: str, n: int) -> np.ndarray:
-    """The answer as n attention weights (≥ 0, summing to 1), or NotYet."""
-    alpha = as_vector(answer, n, name)
-    if (alpha < 0).any() or not np.isclose(alpha.sum(), 1.0):
-        raise NotYet(f"attention weights are ≥ 0 and sum to 1; {name} sums to {alpha.sum():.3f}, "
-                     f"smallest {alpha.min():.3f}.")
-    return alpha
+def _weights(answer, name: str, shape: tuple) -> np.ndarray:
+    """The answer as attention weights of ``shape`` (≥ 0, each row summing to 1), or NotYet."""
+    W = as_array(answer, name, shape)
+    sums = W.sum(axis=-1)  # one per row; a vector is one row
+    if (W < 0).any() or not np.allclose(sums, 1.0):
+        raise NotYet(f"attention weights are ≥ 0 and sum to 1 in each row; {name} sums to "
+                     f"{np.round(sums, 3).tolist()}, smallest entry {W.min():.3f}.")
+    return W
 
 
 @checker("the vector y_1 (a list of 2 numbers or an expression)")
@@ -38,25 +39,19 @@ def check_y1(y_1):
 @checker("the weights in the new order (3 numbers)")
 def check_reordered_weights(alpha_new):
     """Exercise 2: weights on V[PERM] that give the same y_0 as row 0 of A on V."""
-    alpha = _weights(alpha_new, "alpha_new", len(TOKENS))
+    alpha = _weights(alpha_new, "alpha_new", (len(TOKENS),))
     if not close(alpha @ V[PERM], A[0] @ V):
         raise NotYet("alpha_new @ V[perm] should equal A[0] @ V. Each value must keep its own "
                      "weight: which old token is now at position 0?")
     return "the same y_0: each weight travelled with its value, so the sum never saw the new order."
 
 
-def _position_matrix(f, n: int) -> np.ndarray:
-    W = as_array(call(f, n, name="position_weights"), f"position_weights({n})", (n, n))
-    if (W < 0).any() or not np.allclose(W.sum(axis=1), 1.0):
-        raise NotYet(f"each row of position_weights({n}) must hold weights ≥ 0 that sum to 1.")
-    return W
-
-
 @checker("a function of n that returns an (n, n) array of weights")
 def check_position_weights(position_weights):
     """Exercise 3: weights that depend on positions only, with which a weighted sum sees order."""
     for n in (5, 3):
-        W = _position_matrix(position_weights, n)  # (n, n)
+        W = _weights(call(position_weights, n, name="position_weights"),
+                     f"position_weights({n})", (n, n))  # (n, n)
     y, y_swapped = W @ V, W @ V[::-1]  # "dog bites man" and "man bites dog"
     n = len(TOKENS)
     if all(close(y[i], y_swapped[n - 1 - i]) for i in range(n)):  # word i sits at n-1-i after

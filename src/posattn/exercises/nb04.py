@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix
 from . import NotYet, as_array, as_choice, as_rows, checker, close
 
 PERM = [1, 2, 0]  # the order of exercise 1: "dog bites man" -> "bites man dog"
-
-
-def _attention(sentence: str) -> np.ndarray:
-    return self_attention(embed(tokenize(sentence)), *default_projections())[1]  # (n, n)
 
 
 @checker("a 3×3 array built from A and perm")
@@ -26,7 +20,8 @@ def check_shuffled_attention(A_shuffled):
     ❌ Not yet: replace the ... with a 3×3 array built from A and perm, then run the cell again.
     """
     got = as_array(A_shuffled, "A_shuffled", (3, 3))
-    A, P = _attention("dog bites man"), permutation_matrix(PERM)
+    A = self_attention(embed(tokenize("dog bites man")), *default_projections())[1]  # (n, n)
+    P = permutation_matrix(PERM)
     if close(got, P @ A @ P.T, 1e-12):
         return "the rows and the columns both move with the tokens: A' = P A Pᵀ."
     if close(got, A, 1e-12):
