@@ -7,7 +7,6 @@ Python's ``hash()``, which is salted per process).
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
@@ -53,6 +52,8 @@ def tokenize(sentence: str) -> list[str]:
 
 
 def _word_seed(word: str, seed: int) -> int:
+    import hashlib  # on first use, not at import: `import posattn` stays light
+
     digest = hashlib.sha256(f"{seed}\x00{word}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
 
