@@ -29,8 +29,9 @@ from .jlab import (
 )
 
 pytestmark = pytest.mark.browser
+PRESENT = "section.present:not(.stack)"  # the slide on screen, not the column of sub-slides
 STATUS_CHANGED = (
-    "before => document.querySelector('section.present .pp-status').innerText !== before"
+    f"before => document.querySelector('{PRESENT} .pp-status').innerText !== before"
 )
 
 
@@ -78,21 +79,19 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     page.locator(".pp-shuffle").first.wait_for(
         state="attached", timeout=60_000
     )  # the widgets are drawn
-    for _ in range(
-        page.locator(".reveal .slides > section").count()
-    ):  # the arrow key, as a teacher moves on
-        if page.locator("section.present .pp-shuffle").count():
+    for _ in range(page.locator(".reveal section").count() * 4):  # N, as a teacher moves on
+        if page.locator(f"{PRESENT} .pp-shuffle").count():  # (through sub-slides, fragments)
             break
-        page.keyboard.press("ArrowRight")
-    shuffle = page.locator("section.present .pp-shuffle")
+        page.keyboard.press("n")
+    shuffle = page.locator(f"{PRESENT} .pp-shuffle")
     shuffle.wait_for(state="visible", timeout=10_000)
-    before = page.locator("section.present .pp-status").inner_text()
+    before = page.locator(f"{PRESENT} .pp-status").inner_text()
     shuffle.click()
     page.wait_for_function(
         STATUS_CHANGED, arg=before, timeout=30_000
     )  # the kernel answered the click
-    shown = pi_text(order_value(page.locator("section.present")))  # the order the control now shows
-    assert shown != "(0, 1, 2)" and shown in page.locator("section.present .pp-status").inner_text()
+    shown = pi_text(order_value(page.locator(PRESENT)))  # the order the control now shows
+    assert shown != "(0, 1, 2)" and shown in page.locator(f"{PRESENT} .pp-status").inner_text()
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
     assert failed == [], "every request of the deck must succeed"
