@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import PercentFormatter
 
 from ._checks import as_matrix, check_perm
 from .permutations import permutation_matrix
@@ -178,3 +179,25 @@ def cell_grid(ax, colour: str = "0.6") -> None:
     ax.grid(which="minor", color=colour, linewidth=0.8)
     ax.grid(which="major", visible=False)
     ax.tick_params(which="minor", length=0)
+
+
+def accuracy_bars(results, bars, *, reference, ylabel="accuracy", title=None, ax=None):
+    """Grouped bars of accuracies per scheme, on a 0-100 % axis, with a dotted reference line.
+
+    ``results`` maps a scheme's label to its result dict; ``bars`` maps a bar's legend label to the
+    key it shows (1 to 3 bars per scheme); ``reference`` is ``(value, label)``, e.g. the 50 % bound.
+    """
+    if not 1 <= len(bars) <= 3:
+        raise ValueError(f"bars must map 1 to 3 legend labels to result keys; got {len(bars)}. "
+                         "Draw the others in a second chart.")
+    ax = ax if ax is not None else plt.subplots(figsize=(8, 3.4), layout="constrained")[1]
+    x, width = np.arange(len(results)), 0.8 / len(bars)
+    for k, (label, key) in enumerate(bars.items()):
+        offset = (k - (len(bars) - 1) / 2) * width
+        ax.bar(x + offset, [r[key] for r in results.values()], width, label=label)
+    ax.axhline(reference[0], color="black", linestyle=":", label=reference[1])
+    ax.set_xticks(x, list(results), rotation=30, ha="right")
+    ax.set(xlabel="scheme", ylabel=ylabel, ylim=(0, 1.05), title=title)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
