@@ -1,12 +1,9 @@
 """Self-checking exercises: one module per notebook (``posattn.exercises.nb01`` …).
 
-A checker takes the learner's answer and returns :class:`Feedback`: "Right" or a hint, never the
-solution, and never an exception, whatever it is given. Solutions live apart, in the repository's
-``solutions/`` folder.
-
-A checker is written as a plain function, decorated with :func:`checker`: it returns the message
-for a right answer and raises :class:`NotYet` with a hint otherwise. The helpers below turn a
-learner's answer into an array, or call a learner's function, raising ``NotYet`` when they cannot.
+A checker returns :class:`Feedback`, "Right" or a hint (never the solution, which lives in the
+repository's ``solutions/`` folder). It is written as a plain function decorated with
+:func:`checker`: it returns the message for a right answer and raises :class:`NotYet` with a hint
+otherwise, as the helpers below do when an answer is not what they need.
 
 >>> @checker("a number")
 ... def check_two(x):
@@ -46,7 +43,7 @@ class NotYet(Exception):
 
 
 def checker(what: str) -> Callable:
-    """Make ``check(answer, …)`` return Feedback and never raise.
+    """Make ``check(answer, …)`` return Feedback and never raise, whatever it is given.
 
     A placeholder answer (``...`` or None) asks for ``what``; :class:`NotYet` becomes its hint;
     any other exception, raised while looking at an unexpected answer, is named in a hint.
@@ -76,10 +73,7 @@ def _short(value, limit: int = 120) -> str:
 
 
 def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
-    """The answer as a finite float64 array (of ``shape`` if given), or NotYet with a hint.
-
-    ``masked``: −inf is allowed too (a masked score).
-    """
+    """The answer as a finite float64 array (of ``shape`` if given; −inf allowed if ``masked``)."""
     if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
         got = f"{type(answer).__name__} {_short(repr(answer), 40)}"
         raise NotYet(f"{name} must be numbers; got {got}.")

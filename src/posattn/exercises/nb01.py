@@ -1,8 +1,4 @@
-"""Checkers for notebook 01 (invariance vs equivariance); solutions live in ``solutions/``.
-
-The truth is computed here, from the functions themselves, with ``invariance_error`` and
-``equivariance_error`` on seeded random data.
-"""
+"""Checkers for notebook 01 (invariance vs equivariance)."""
 
 from __future__ import annotations
 
@@ -48,8 +44,7 @@ FUNCTIONS: dict[str, Callable] = {
 
 
 def _worst(error: Callable, f: Callable, trials: int = 20) -> float:
-    """The largest error over seeded random X (5 tokens, 3 features) and orders; inf if not
-    comparable (f does not return one row per token, so it cannot be equivariant)."""
+    """The worst error over seeded random X (5, 3) and orders; inf if f(X) has no row per token."""
     rng = np.random.default_rng(1)
     try:
         return max(error(f, rng.standard_normal((5, 3)), rng.permutation(5)) for _ in range(trials))

@@ -1,7 +1,4 @@
-"""Checkers for notebook 02 (the weighted sum y_i = Σ_j α_ij v_j); solutions live in ``solutions/``.
-
-The hand-made A and V below are the ones the notebook's exercises print.
-"""
+"""Checkers for notebook 02 (the weighted sum y_i = Σ_j α_ij v_j), on the A and V it prints."""
 
 from __future__ import annotations
 

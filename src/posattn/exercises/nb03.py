@@ -1,4 +1,4 @@
-"""Checkers for notebook 03 (softmax and projections); solutions live in ``solutions/``."""
+"""Checkers for notebook 03 (softmax and projections)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,6 @@ def check_stable_softmax(stable_softmax):
     """Exercise 1: ``stable_softmax(s)`` is softmax of a 1-D array of scores, even huge ones.
 
     softmax(s)_j = exp(s_j - max(s)) / Σ_l exp(s_l - max(s))
-
-    >>> check_stable_softmax(...)
-    ❌ Not yet: replace the ... with a function of s, then run the cell again.
     """
     for s in _CASES:
         with np.errstate(all="ignore"):
@@ -38,11 +35,7 @@ def check_stable_softmax(stable_softmax):
 
 @checker("a number")
 def check_score_spread(spread_at_256):
-    """Exercise 2: the spread (standard deviation) of q·k for d_k = 256, unit-variance entries.
-
-    >>> check_score_spread(...)
-    ❌ Not yet: replace the ... with a number, then run the cell again.
-    """
+    """Exercise 2: the spread (standard deviation) of q·k for d_k = 256, unit-variance entries."""
     value = float(as_array(spread_at_256, "spread_at_256", ()))
     if 15.0 <= value <= 17.0:
         return "q·k is a sum of d_k terms of variance 1, so its spread grows like √d_k."
@@ -55,11 +48,7 @@ def check_score_spread(spread_at_256):
 
 @checker("a vector of length 4")
 def check_query_of_man(q_man):
-    """Exercise 3: the query of "man" in "man bites dog", with the default W_Q.
-
-    >>> check_query_of_man(...)
-    ❌ Not yet: replace the ... with a vector of length 4, then run the cell again.
-    """
+    """Exercise 3: the query of "man" in "man bites dog", with the default W_Q."""
     W_Q, W_K, _ = default_projections()
     q = as_vector(q_man, W_Q.shape[1], "q_man")
     x_man = embed(["man"])[0]  # (d,)

@@ -1,4 +1,4 @@
-"""Checkers for notebook 04 (where could position enter?); solutions live in ``solutions/``."""
+"""Checkers for notebook 04 (where could position enter?)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,6 @@ def check_shuffled_attention(A_shuffled):
     """Exercise 1: the attention matrix of "dog bites man" reordered by PERM, from A alone.
 
     A' = P A Pᵀ,  i.e.  A'[i, j] = A[perm[i], perm[j]]
-
-    >>> check_shuffled_attention(...)
-    ❌ Not yet: replace the ... with a 3×3 array built from A and perm, then run the cell again.
     """
     got = as_array(A_shuffled, "A_shuffled", (3, 3))
     A = self_attention(embed(tokenize("dog bites man")), *default_projections())[1]  # (n, n)
@@ -35,11 +32,7 @@ def check_shuffled_attention(A_shuffled):
 
 @checker("a list of row indices such as [0, 6]")
 def check_changed_rows(changed_rows):
-    """Exercise 2: which output rows change when tokens 1 and 4 of a 7-token sentence swap?
-
-    >>> check_changed_rows(...)
-    ❌ Not yet: replace the ... with a list of row indices such as [0, 6], then run the cell again.
-    """
+    """Exercise 2: which output rows change when tokens 1 and 4 of a 7-token sentence swap?"""
     got = set(as_rows(changed_rows, "changed_rows", 7))
     if got == {1, 4}:
         return "only the two swapped rows change, and they simply trade places: Y' = P Y."

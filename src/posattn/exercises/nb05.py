@@ -1,9 +1,4 @@
-"""Checkers for notebook 05 (the "dog bites man" explorer); solutions live in ``solutions/``.
-
-Both exercises are about repeated words: an order that only swaps equal words leaves the input,
-and so the picture, exactly as it was. The expected answers are worked out from the words alone
-(which orders map every word onto an equal word), independently of attention.
-"""
+"""Checkers for notebook 05 (the explorer): orders that swap only equal words change nothing."""
 
 from __future__ import annotations
 
@@ -20,7 +15,7 @@ SENTENCES = [tokenize(s) for s in ("the dog bit the man", "a rose is a rose", "d
 
 
 def _invisible(tokens) -> set[tuple[int, ...]]:
-    """Every order that puts an equal word in every slot: P X = X, so nothing can change."""
+    """Every order that puts an equal word in every slot (P X = X), from the words alone."""
     return {p for p in permutations(range(len(tokens))) if [tokens[i] for i in p] == tokens}
 
 
@@ -34,12 +29,7 @@ def _order(answer, n: int, name: str) -> tuple[int, ...]:
 
 @checker("an order of the five words, such as [1, 0, 2, 3, 4]")
 def check_rose_order(rose_order):
-    """Exercise 1: an order of "a rose is a rose" that moves four words and changes nothing.
-
-    >>> check_rose_order(...)
-    ❌ Not yet: replace the ... with an order of the five words, such as [1, 0, 2, 3, 4], then \
-run the cell again.
-    """
+    """Exercise 1: an order of "a rose is a rose" that moves four words and changes nothing."""
     order = _order(rose_order, len(ROSE), "rose_order")
     moved = sum(i != p for i, p in enumerate(order))
     if order not in _invisible(ROSE):
@@ -54,12 +44,7 @@ run the cell again.
 
 @checker("a function invisible_orders(tokens) that returns a list of orders")
 def check_invisible_orders(invisible_orders):
-    """Exercise 2: every order of a sentence that leaves its picture exactly as it was.
-
-    >>> check_invisible_orders(...)
-    ❌ Not yet: replace the ... with a function invisible_orders(tokens) that returns a list of \
-orders, then run the cell again.
-    """
+    """Exercise 2: every order of a sentence that leaves its picture exactly as it was."""
     for tokens in SENTENCES:
         got = as_array(call(invisible_orders, list(tokens), name="invisible_orders"),
                        "the returned orders")

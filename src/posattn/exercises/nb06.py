@@ -1,5 +1,4 @@
-"""Checkers for notebook 06, the whole Transformer: build LayerNorm, find the change that breaks
-equivariance, build a function of a set."""
+"""Checkers for notebook 06 (the whole Transformer)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Checkers for notebook 07 (RNNs and CNNs are different); solutions live in ``solutions/``."""
+"""Checkers for notebook 07 (RNNs and CNNs are different)."""
 
 from __future__ import annotations
 
@@ -48,11 +48,7 @@ def _layers_to_reach(n: int, width: int) -> int:
 
 @checker("a whole number of layers")
 def check_layers_needed(layers_needed):
-    """Exercise 2: stacked width-5 convolutions needed before output 24 feels word 0.
-
-    >>> check_layers_needed(...)
-    ❌ Not yet: replace the ... with a whole number of layers, then run the cell again.
-    """
+    """Exercise 2: stacked width-5 convolutions needed before output 24 feels word 0."""
     got = float(as_array(layers_needed, "layers_needed", ()))
     if got == _layers_to_reach(25, 5):
         return "each width-5 layer reaches 2 rows further; word 0 is 24 rows from output 24: 12."
@@ -68,11 +64,7 @@ def check_layers_needed(layers_needed):
 
 @checker("an array of shape (3, 8, 4)")
 def check_equivariant_kernel(my_kernel):
-    """Exercise 3: a non-zero (3, 8, 4) kernel that makes conv1d permutation equivariant.
-
-    >>> check_equivariant_kernel(...)
-    ❌ Not yet: replace the ... with an array of shape (3, 8, 4), then run the cell again.
-    """
+    """Exercise 3: a non-zero (3, 8, 4) kernel that makes conv1d permutation equivariant."""
     W = as_array(my_kernel, "my_kernel", (3, 8, 4))
     if not W.any():
         raise NotYet("an all-zero kernel maps everything to 0, which is equivariant for nothing: "

@@ -1,4 +1,4 @@
-"""Checkers for notebook 08 (putting position back); solutions live in ``solutions/``."""
+"""Checkers for notebook 08 (putting position back)."""
 
 from __future__ import annotations
 
@@ -31,11 +31,7 @@ def _compare_alibi(B: np.ndarray, n: int, m: float) -> None:
 
 @checker("a function alibi_causal(n, m)")
 def check_alibi_causal(alibi_causal):
-    """Exercise 1: the paper's ALiBi bias with its causal mask, for any n and slope m.
-
-    >>> check_alibi_causal(...)
-    ❌ Not yet: replace the ... with a function alibi_causal(n, m), then run the cell again.
-    """
+    """Exercise 1: the paper's ALiBi bias with its causal mask, for any n and slope m."""
     for n, m in ((3, 0.5), (5, 0.25), (1, 2.0), (6, 0.125)):
         B = as_array(call(alibi_causal, n, m, name="alibi_causal"), f"alibi_causal({n}, {m})",
                      (n, n), masked=True)
@@ -46,11 +42,7 @@ def check_alibi_causal(alibi_causal):
 
 @checker("a position j")
 def check_rope_partner(rope_partner):
-    """Exercise 2: j such that score(query at 4, key at j) = score(query at 7, key at 3) under RoPE.
-
-    >>> check_rope_partner(...)
-    ❌ Not yet: replace the ... with a position j, then run the cell again.
-    """
+    """Exercise 2: j with score(query at 4, key at j) = score(query at 7, key at 3) under RoPE."""
     j = float(as_array(rope_partner, "rope_partner", ()))
     q, k = np.random.default_rng(3).standard_normal((2, 1, 8))  # (1, 8) each
 
@@ -66,11 +58,7 @@ def check_rope_partner(rope_partner):
 
 @checker("a 2×2 matrix")
 def check_shift_matrix(M_1):
-    """Exercise 3: the 2×2 matrix M_1 with E[p + 1] = E[p] @ M_1 for d = 2 (interleaved).
-
-    >>> check_shift_matrix(...)
-    ❌ Not yet: replace the ... with a 2×2 matrix, then run the cell again.
-    """
+    """Exercise 3: the 2×2 matrix M_1 with E[p + 1] = E[p] @ M_1 for d = 2 (interleaved)."""
     M = as_array(M_1, "M_1", (2, 2))
     expected = sinusoidal_shift(1, 2)
     if close(M, expected):

@@ -1,4 +1,4 @@
-"""Checkers for notebook 09 (who bites whom: a trained model); solutions live in ``solutions/``."""
+"""Checkers for notebook 09 (who bites whom: a trained model)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,7 @@ PREDICTIONS = ("chance", "learns")
 
 @checker('a scheme name ("none" for no positions) and a prediction, "chance" or "learns"')
 def check_prediction(scheme, prediction) -> str:
-    """Exercise 1: predict a scheme's mirrored accuracy on another split (seed 2), then measure it.
-
-    >>> check_prediction("causal", ...).ok
-    False
-    """
+    """Exercise 1: predict a scheme's mirrored accuracy on another split (seed 2), then measure."""
     scheme = as_choice(scheme, ("none", *SCHEMES), "scheme")
     prediction = as_choice(prediction, PREDICTIONS, "prediction")
     measured = who_bites_whom(None if scheme == "none" else scheme, seed=2)["mirrored_accuracy"]
@@ -35,11 +31,7 @@ def _ceiling(pairs) -> float:
 
 @checker("a function ceiling(pairs) that returns a number between 0 and 1")
 def check_ceiling(ceiling) -> str:
-    """Exercise 2: the best accuracy any no-position model can reach on a list of noun pairs.
-
-    >>> check_ceiling(...).ok
-    False
-    """
+    """Exercise 2: the best accuracy any no-position model can reach on a list of noun pairs."""
     cases = [[(0, 1), (1, 0)], [(0, 1), (2, 3)], [(0, 1), (1, 0), (0, 2)],
              list(itertools.permutations(range(4), 2))]
     for pairs in cases:
