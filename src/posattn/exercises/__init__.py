@@ -75,8 +75,8 @@ def _short(value, limit: int = 120) -> str:
 def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
     """The answer as a finite float64 array (of ``shape`` if given; −inf allowed if ``masked``)."""
     if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
-        got = f"{type(answer).__name__} {_short(repr(answer), 40)}"
-        raise NotYet(f"{name} must be numbers; got {got}.")
+        raise NotYet(f"{name} must be numbers; got {type(answer).__name__} "
+                     f"{_short(repr(answer), 40)}.")
     try:
         array = np.asarray(answer)
         if np.iscomplexobj(array):
@@ -93,25 +93,19 @@ def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = Fa
     return array
 
 
-def as_rows(answer, name: str, n: int | None = None) -> list[int]:
-    """The answer as sorted distinct row indices (below ``n`` if given), or NotYet."""
+def as_rows(answer, name: str, n: int) -> list[int]:
+    """The answer as sorted distinct row indices of an n-row array, or NotYet."""
     if isinstance(answer, (set, frozenset)):  # "which rows" may well come as a set
-        answer = sorted(answer, key=repr)
-    rows = as_array(answer, name).ravel()
-    if not (rows == np.round(rows)).all() or not (n is None or ((rows >= 0) & (rows < n)).all()):
-        span = "" if n is None else f" from 0 to {n - 1}"
-        raise NotYet(f"{name} must be whole numbers (row indices{span}); got {rows.tolist()}.")
+        answer = list(answer)
+    rows = as_array(answer, name).ravel().tolist()
+    if not set(rows) <= set(range(n)):
+        raise NotYet(f"{name} must be whole numbers (row indices from 0 to {n - 1}); got {rows}.")
     return sorted({int(r) for r in rows})
 
 
-def as_vector(answer, n: int, name: str) -> np.ndarray:
-    """The answer as a finite vector of ``n`` numbers, or NotYet."""
-    return as_array(answer, name, (n,))
-
-
 def as_choice(answer, options, name: str = "choice") -> str:
-    """The answer as one of ``options`` (strings, compared without case or spaces), or NotYet."""
-    text = answer.strip().lower() if isinstance(answer, str) else None
+    """The answer as one of ``options`` (compared without case, spaces or parentheses)."""
+    text = answer.strip("() ").lower() if isinstance(answer, str) else None
     if text not in options:
         listed = ", ".join(map(repr, options))
         raise NotYet(f"{name} must be one of {listed}; got {_short(repr(answer), 40)}.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import NotYet, as_array, as_vector, call, checker, close
+from . import NotYet, as_array, call, checker, close
 
 TOKENS = ["dog", "bites", "man"]
 A = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]])  # (n, n), rows sum to 1
@@ -25,7 +25,7 @@ def _weights(answer, name: str, shape: tuple) -> np.ndarray:
 @checker("the vector y_1 (a list of 2 numbers or an expression)")
 def check_y1(y_1):
     """Exercise 1: y_1 = Σ_j α_1j v_j for the A and V above, written out term by term."""
-    y = as_vector(y_1, V.shape[1], "y_1")
+    y = as_array(y_1, "y_1", V.shape[1:])
     if close(y, (A.T @ V)[1]):
         raise NotYet("you used column 1 of A. The weights of y_1 are row 1: α_10, α_11, α_12.")
     if not close(y, (A @ V)[1]):

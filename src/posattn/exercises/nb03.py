@@ -6,7 +6,7 @@ import numpy as np
 
 from ..attention import softmax
 from ..embeddings import default_projections, embed
-from . import NotYet, as_array, as_vector, call, checker, close
+from . import NotYet, as_array, call, checker, close
 
 _CASES = ([2.0, 1.0, 0.1], [1000.0, 999.0, 998.0], [-1000.0, -1001.0], [5.0], [1e300, -1e300, 0.0])
 
@@ -50,7 +50,7 @@ def check_score_spread(spread_at_256):
 def check_query_of_man(q_man):
     """Exercise 3: the query of "man" in "man bites dog", with the default W_Q."""
     W_Q, W_K, _ = default_projections()
-    q = as_vector(q_man, W_Q.shape[1], "q_man")
+    q = as_array(q_man, "q_man", W_Q.shape[1:])
     x_man = embed(["man"])[0]  # (d,)
     if close(q, x_man @ W_K, tol=1e-12):
         raise NotYet("that is the key of 'man' (W_K); the query uses W_Q.")

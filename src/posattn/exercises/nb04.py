@@ -56,13 +56,8 @@ _WRONG = {
 
 @checker('one of "a", "b", "c", "d"')
 def check_position_entry(choice):
-    """Exercise 3: which change to the score lets α_ij depend on where tokens sit? One letter.
-
-    >>> check_position_entry(...)
-    ❌ Not yet: replace the ... with one of "a", "b", "c", "d", then run the cell again.
-    """
-    letter = as_choice(choice.strip("() ") if isinstance(choice, str) else choice,
-                       ("a", "b", "c", "d"))
+    """Exercise 3: which change to the score lets α_ij depend on where tokens sit? One letter."""
+    letter = as_choice(choice, ("a", "b", "c", "d"))
     if letter != "c":
         raise NotYet(_WRONG[letter])
     return "a term in i − j uses the indices as numbers: now where tokens sit changes the weights."

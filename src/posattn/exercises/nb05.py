@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from itertools import permutations
 
-import numpy as np
-
 from ..embeddings import tokenize
 from . import NotYet, as_array, call, checker
 
@@ -21,10 +19,10 @@ def _invisible(tokens) -> set[tuple[int, ...]]:
 
 def _order(answer, n: int, name: str) -> tuple[int, ...]:
     """The answer as an order of range(n), or NotYet."""
-    got = as_array(answer, name, (n,))
-    if not (got == np.round(got)).all() or sorted(got.astype(int).tolist()) != list(range(n)):
-        raise NotYet(f"{name} must hold each of 0 … {n - 1} once; got {got.tolist()}.")
-    return tuple(got.astype(int).tolist())
+    got = as_array(answer, name, (n,)).tolist()
+    if sorted(got) != list(range(n)):
+        raise NotYet(f"{name} must hold each of 0 … {n - 1} once; got {got}.")
+    return tuple(int(i) for i in got)
 
 
 @checker("an order of the five words, such as [1, 0, 2, 3, 4]")

@@ -18,12 +18,8 @@ def _edge_rows(n: int = 9) -> list[int]:
 
 @checker("a list of rows like [0, 8]")
 def check_edge_rows(edge_rows):
-    """Exercise 1: rows of two stacked width-3 convolutions, on nine copies of a word, unlike row 4.
-
-    >>> check_edge_rows(...)
-    ❌ Not yet: replace the ... with a list of rows like [0, 8], then run the cell again.
-    """
-    got = as_rows(edge_rows, "edge_rows")
+    """Exercise 1: rows of two stacked width-3 convolutions, on nine equal words, unlike row 4."""
+    got = as_rows(edge_rows, "edge_rows", 9)
     if got == _edge_rows():
         return ("the first layer's edge rows differ; in the second layer, rows 1 and 7 have "
                 "windows that reach them. The edge signal moves one row inward per layer.")
