@@ -69,9 +69,8 @@ def check_symmetries(*kinds):
     if len(kinds) != len(FUNCTIONS):
         raise NotYet(f"give one verdict for each of the {len(FUNCTIONS)} functions; "
                      f"got {len(kinds)}.")
-    got = [as_choice(kind, VERDICTS, name) for kind, name in zip(kinds, FUNCTIONS, strict=True)]
-    wrong = [name for (name, f), kind in zip(FUNCTIONS.items(), got, strict=True)
-             if kind != verdict(f)]
+    wrong = [name for (name, f), kind in zip(FUNCTIONS.items(), kinds, strict=True)
+             if as_choice(kind, VERDICTS, name) != verdict(f)]
     if wrong:
         raise NotYet(f"{len(FUNCTIONS) - len(wrong)} of {len(FUNCTIONS)} right. Look again at: "
                      f"{', '.join(wrong)} (measure them with pa.invariance_error and "
@@ -83,8 +82,7 @@ def check_symmetries(*kinds):
 @checker(f"a {len(PERM)}×{len(PERM)} array of 0s and 1s")
 def check_permutation_matrix(P_hand):
     """Exercise 2: the permutation matrix of PERM, written by hand."""
-    n = len(PERM)
-    P = as_array(P_hand, "P_hand", (n, n))
+    P = as_array(P_hand, "P_hand", (len(PERM), len(PERM)))
     one_per_line = (P.sum(axis=0) == 1).all() and (P.sum(axis=1) == 1).all()
     if not np.isin(P, (0.0, 1.0)).all() or not one_per_line:
         raise NotYet("a permutation matrix has exactly one 1 in every row and every column, "

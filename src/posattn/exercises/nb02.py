@@ -50,8 +50,7 @@ def check_position_weights(position_weights):
         W = _weights(call(position_weights, n, name="position_weights"),
                      f"position_weights({n})", (n, n))  # (n, n)
     y, y_swapped = W @ V, W @ V[::-1]  # "dog bites man" and "man bites dog"
-    n = len(TOKENS)
-    if all(close(y[i], y_swapped[n - 1 - i]) for i in range(n)):  # word i sits at n-1-i after
+    if close(y, y_swapped[::-1]):  # word i sits at n - 1 - i in the swapped sentence
         raise NotYet("each word's output is the same in both orders. With these weights a token "
                      "still sees the others as an unordered bag; let row i favour a position "
                      "relative to i, such as its left neighbour i - 1.")

@@ -46,11 +46,10 @@ def check_invisible_orders(invisible_orders):
     for tokens in SENTENCES:
         got = as_array(call(invisible_orders, list(tokens), name="invisible_orders"),
                        "the returned orders")
-        got = got.reshape(0, len(tokens)) if got.size == 0 else got
-        if got.ndim != 2 or got.shape[1] != len(tokens):
+        if got.size and (got.ndim != 2 or got.shape[1] != len(tokens)):
             raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
                          f"got an array of shape {got.shape}.")
-        found = {_order(row, len(tokens), "each order") for row in got}
+        found = {_order(row, len(tokens), "each order") for row in got.reshape(-1, len(tokens))}
         if found != _invisible(tokens):
             raise NotYet(_hint(tokens, found, _invisible(tokens)))
     return "an order is invisible exactly when it only swaps equal words: P X = X."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import layer_norm
+from .. import equivariance_error, layer_norm
 from . import NotYet, as_array, as_choice, call, checker
 
 _RNG_SEED = 6
@@ -24,9 +24,7 @@ def check_layer_norm(my_layer_norm):
         raise NotYet("the rows have mean 0 but the wrong spread: divide by √(variance + 1e-5), "
                      "with the variance of the row itself (the mean of the squared deviations).")
     perm = np.random.default_rng(_RNG_SEED).permutation(X.shape[0])
-    moved = as_array(call(my_layer_norm, X[perm], name="my_layer_norm"), "my_layer_norm(PX)",
-                     X.shape)
-    error = float(np.abs(moved - got[perm]).max())
+    error = equivariance_error(my_layer_norm, X, perm)
     shown = "below 1e-12" if error < 1e-12 else f"{error:.1e}"
     return (f"your LayerNorm matches pa.layer_norm, and its equivariance error is {shown}: it "
             "looks at one row at a time, so reordering the rows only reorders its output.")
