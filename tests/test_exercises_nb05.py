@@ -6,10 +6,6 @@ import pytest
 from posattn.exercises import nb05
 from solutions import nb05_solutions as SOL
 
-CHECKERS = [nb05.check_rose_order, nb05.check_invisible_orders]
-WRONG_KINDS = ["x", b"1", None, ..., lambda: 1, {"a": 1}, {1.5}, float("nan"), [np.inf],
-               [[1, 2], [3]], 1 + 2j, object(), -1, np.ones((2, 2, 2)), dict]
-
 
 def test_solutions_pass_their_checkers():
     assert nb05.check_rose_order(SOL.rose_order).ok
@@ -22,13 +18,6 @@ def test_the_answers_are_the_measured_ones():
     assert SOL.invisible_orders(["the", "dog", "bit", "the", "man"]) == [[0, 1, 2, 3, 4],
                                                                         [3, 1, 2, 0, 4]]
     assert len(SOL.invisible_orders(["la", "la", "la"])) == 6
-
-
-@pytest.mark.parametrize("check", CHECKERS)
-@pytest.mark.parametrize("answer", WRONG_KINDS, ids=lambda a: type(a).__name__)
-def test_any_wrong_kind_of_answer_is_not_yet_and_never_raises(check, answer):
-    feedback = check(answer)
-    assert not feedback.ok and len(feedback.message) > 20
 
 
 @pytest.mark.parametrize(("order", "hint"), [

@@ -5,22 +5,12 @@ import pytest
 
 from posattn.exercises import nb06
 from solutions import nb06_solutions as SOL
-from tests.test_exercises_common import WRONG
-
-CHECKERS = [nb06.check_layer_norm, nb06.check_breaking_change, nb06.check_set_vector]
 
 
 def test_solutions_pass_their_checkers():
     assert nb06.check_layer_norm(SOL.my_layer_norm).ok
     assert nb06.check_breaking_change(SOL.breaking_change).ok
     assert nb06.check_set_vector(SOL.set_vector).ok
-
-
-@pytest.mark.parametrize("check", CHECKERS, ids=lambda f: f.__name__)
-def test_any_wrong_kind_of_answer_gets_not_yet_and_never_raises(check):
-    said = {kind: check(answer) for kind, answer in WRONG.items()}
-    assert [kind for kind, feedback in said.items() if feedback.ok] == []
-    assert all(10 < len(feedback.message) <= 400 for feedback in said.values())
 
 
 @pytest.mark.parametrize(("answer", "message"), [

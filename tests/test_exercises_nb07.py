@@ -7,10 +7,6 @@ import posattn as pa
 from posattn.exercises import nb07
 from solutions import nb07_solutions as SOL
 
-CHECKERS = [nb07.check_edge_rows, nb07.check_layers_needed, nb07.check_equivariant_kernel]
-WRONG_KINDS = ["x", b"1", None, ..., lambda: 1, {"a": 1}, {1.5}, float("nan"), [np.inf],
-               [[1, 2], [3]], 1 + 2j, object(), -1, np.ones((2, 2, 2))]
-
 
 def test_solutions_pass_their_checkers():
     assert nb07.check_edge_rows(SOL.edge_rows).ok
@@ -22,13 +18,6 @@ def test_the_answers_are_the_measured_ones():
     # the literal answers, not the checkers' own recipe: two layers widen the edge by a row each
     assert nb07.check_edge_rows({8, 7, 1, 0}).ok
     assert nb07.check_layers_needed(12.0).ok
-
-
-@pytest.mark.parametrize("check", CHECKERS)
-@pytest.mark.parametrize("answer", WRONG_KINDS, ids=lambda a: type(a).__name__)
-def test_any_wrong_kind_of_answer_is_not_yet_and_never_raises(check, answer):
-    feedback = check(answer)
-    assert not feedback.ok and len(feedback.message) > 20
 
 
 @pytest.mark.parametrize(("answer", "hint"), [

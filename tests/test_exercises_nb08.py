@@ -6,10 +6,6 @@ import pytest
 from posattn.exercises import nb08
 from solutions import nb08_solutions as SOL
 
-CHECKERS = [nb08.check_alibi_causal, nb08.check_rope_partner, nb08.check_shift_matrix]
-WRONG_KINDS = ["x", b"1", None, ..., lambda *a: None, lambda *a: "x", {"a": 1}, {1.5},
-               float("nan"), [np.inf], [[1, 2], [3]], 1 + 2j, object(), -7, np.ones((2, 2, 2))]
-
 
 def test_solutions_pass_their_checkers():
     assert nb08.check_alibi_causal(SOL.alibi_causal).ok
@@ -21,13 +17,6 @@ def test_the_paper_bias_is_right_written_out_by_hand():
     def by_hand(n, m):  # the n = 3 pattern spelled out, for every n
         return [[-m * (i - j) if j <= i else -np.inf for j in range(n)] for i in range(n)]
     assert nb08.check_alibi_causal(by_hand).ok
-
-
-@pytest.mark.parametrize("check", CHECKERS)
-@pytest.mark.parametrize("answer", WRONG_KINDS, ids=lambda a: type(a).__name__)
-def test_any_wrong_kind_of_answer_is_not_yet_and_never_raises(check, answer):
-    feedback = check(answer)
-    assert not feedback.ok and len(feedback.message) > 20
 
 
 def _indices(n):
