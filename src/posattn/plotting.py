@@ -35,17 +35,6 @@ def text_colours(M, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_
     return np.where(0.299 * r + 0.587 * g + 0.114 * b > 0.5, "black", "white")
 
 
-def annotate(ax, M: np.ndarray, vmin: float, vmax: float, cmap: str, fmt: str = "{:.2f}") -> list:
-    """Write each value in its cell, in black or white for contrast; returns the Text artists."""
-    colours = text_colours(M, vmin, vmax, cmap)
-    return [
-        # in_layout=False: values sit inside the axes, so layout engines need not measure them
-        ax.text(j, i, fmt.format(M[i, j]), ha="center", va="center", fontsize=11,
-                color=colours[i, j], in_layout=False)
-        for i in range(M.shape[0]) for j in range(M.shape[1])
-    ]
-
-
 def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SIGNED_CMAP,
             vmin=None, vmax=None, values=None, fmt="{:.2f}"):
     """Draw a matrix as an image with labelled rows and columns; returns the AxesImage.
@@ -68,7 +57,11 @@ def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SI
     ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
     ax.set_title(title or "")
     if values if values is not None else max(M.shape) <= MAX_ANNOTATED:
-        annotate(ax, M, vmin, vmax, cmap, fmt)
+        colours = text_colours(M, vmin, vmax, cmap)
+        for (i, j), value in np.ndenumerate(M):
+            # in_layout=False: values sit inside the axes, so layout engines need not measure them
+            ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=11,
+                    color=colours[i, j], in_layout=False)
     return image
 
 
@@ -106,11 +99,8 @@ TOKEN_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00
 
 
 def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
-    """y = Σ_j α_j v_j in the plane: values v_j as dots, terms α_j v_j as arrows, y a star.
-
-    ``order`` is the order in which the terms are added (default 0, 1, …); any order ends at the
-    same y.
-    V has shape (n, 2); returns the Axes.
+    """y = Σ_j α_j v_j in the plane: values v_j (V: (n, 2)) as dots, terms α_j v_j as arrows
+    added in ``order`` (default 0, 1, …; any order ends at the same y), y a star; returns the Axes.
     """
     V, alpha = as_matrix("V", V), as_matrix("weights", weights, ndim=1)
     n = V.shape[0]
@@ -140,34 +130,6 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
            ylabel="entry 2 of a value")
     ax.margins(0.25)  # room for the labels above the dots
     ax.grid(alpha=0.3)
-    return ax
-
-
-def error_scatter(sizes, errors, *, threshold=1e-12, floor=1e-18, ax=None):
-    """One marker per trial: its error (log scale) against the sequence length n; returns the Axes.
-
-    ``errors`` maps a label to one error per entry of ``sizes``; exact zeros are drawn at ``floor``
-    (a log axis has no 0), and a dashed line marks ``threshold``.
-    """
-    sizes = as_matrix("sizes", sizes, ndim=1)
-    ax = ax if ax is not None else plt.subplots(figsize=(7, 4), layout="constrained")[1]
-    if not 1 <= len(errors) <= 3:
-        raise ValueError(f"errors must map 1 to 3 labels to arrays of errors; "
-                         f"got {len(errors)} labels.")
-    styles = zip(("#0072B2", "#D55E00", "#009E73"), "o^s", strict=False)
-    for (label, values), (colour, marker) in zip(errors.items(), styles, strict=False):
-        values = np.abs(np.asarray(values, dtype=np.float64))
-        if values.shape != sizes.shape:
-            raise ValueError(f"errors[{label!r}] must have one value per size ({sizes.size}); "
-                             f"got shape {values.shape}.")
-        ax.scatter(sizes, np.maximum(values, floor), s=20, color=colour, marker=marker, alpha=0.7,
-                   label=label)
-    ax.axhline(threshold, color="black", linestyle="--", linewidth=1,
-               label=f"threshold {threshold:g}")
-    ax.axhline(floor, color="0.5", linestyle=":", linewidth=1, label="exactly 0 (drawn here)")
-    ax.set(yscale="log", ylim=(floor / 10, None), xlabel="sequence length n",
-           ylabel="largest difference")
-    ax.legend(loc="center right", fontsize=10)
     return ax
 
 
