@@ -14,12 +14,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.text import Text
 from PIL import Image
 
 from ..plotting import MAX_ANNOTATED, STYLE, attention_heatmap, text_colours
 
 TITLES = ("A: original order", "A': shuffled", "Pᵀ A' P: A' put back")
+SCALE = "attention weight α_ij\nscale 0 to {:.2f}\n(the largest, rounded up)"  # the colour bar
 
 
 def png(canvas: FigureCanvasAgg) -> bytes:
@@ -27,10 +27,6 @@ def png(canvas: FigureCanvasAgg) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, "png", compress_level=1)
     return buffer.getvalue()
-
-
-def scale_label(vmax: float) -> str:
-    return f"attention weight α_ij\nscale 0 to {vmax:.2f}\n(the largest, rounded up)"
 
 
 class ExplorerFigure:
@@ -72,8 +68,7 @@ class ExplorerFigure:
         return png(self.figure.canvas)
 
     def _artists(self, ax) -> list:
-        """What a click can change in a panel: the image, the frame on top of it, the values, the
-        title, and on the right panel its words."""
+        """What a click can change in a panel: image, frame, values, title; on the right, words."""
         words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax is self.axes[1] else []
         return [*ax.images, *ax.spines.values(), *ax.texts, ax.title, *words]
 
@@ -89,7 +84,7 @@ class ExplorerFigure:
                 ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
                 ax.set_title(title)
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
-                                            label=scale_label(1.0), format="%.2f")
+                                            label=SCALE.format(1.0), format="%.2f")
             self.heading = figure.suptitle(" ")
         figure.get_layout_engine().execute(figure)
         figure.set_layout_engine("none")  # later draws keep these positions
@@ -100,22 +95,16 @@ class ExplorerFigure:
         figure without what a click changes, cached for blitting."""
         for ax in self.axes:
             ax.images[0].set_clim(0.0, vmax)
-        self.colorbar.set_label(scale_label(vmax))
+        self.colorbar.set_label(SCALE.format(vmax))
         dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), self.heading]
-        texts = [artist for artist in dynamic if isinstance(artist, Text)]
-        others = [artist for artist in dynamic if not isinstance(artist, Text)]
-        for artist in texts:  # transparent, not invisible: axis labels still make room for them
+        for artist in dynamic:  # transparent, not invisible: axis labels still make room for them
             artist.set_alpha(0.0)
-        for artist in others:
-            artist.set_visible(False)
         self.figure.canvas.draw()
         self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
         box, height = self.axes[1].get_tightbbox().padded(2), self.figure.bbox.height
         self._right = (box.x0, height - box.y1, box.x1, height - box.y0)  # rows from the top
-        for artist in texts:
+        for artist in dynamic:
             artist.set_alpha(None)
-        for artist in others:
-            artist.set_visible(True)
         self._vmax, self._shown = vmax, None
 
     def close(self) -> None:
