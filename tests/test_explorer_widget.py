@@ -81,7 +81,7 @@ def test_shuffled_heatmap_is_P_A_P_transpose_and_the_status_says_so(explorer):
     P, A = pa.permutation_matrix(perm), attention(["dog", "bites", "man"])
     assert perm.tolist() != [0, 1, 2]
     np.testing.assert_allclose(shown(explorer)[0], P @ A @ P.T, atol=1e-12)
-    assert explorer.status.value.startswith(f"A' = P A Pᵀ for π = {model.format_pi(perm)}")
+    assert explorer.status.value.startswith(f"A' = P A Pᵀ for π = {tuple(perm.tolist())}")
     assert "largest difference below 1e-12" in explorer.status.value
 
 
@@ -202,16 +202,18 @@ def test_unshuffle_view_puts_A_shuffled_back(explorer):
 
 
 BAD_INPUTS = [  # (control, value, the start of the message)
-    ("text", "", "sentence must hold at least 2 words; got an empty box"),
+    ("text", "", "sentence must hold at least 2 words to have an order; got an empty box"),
     ("text", "dog", "sentence must hold at least 2 words to have an order"),
     ("text", " ".join(f"w{i}" for i in range(13)), "sentence must hold at most 12 words"),
     ("text", "dog bites man ☃", "sentence must hold words and ordinary punctuation"),
     ("text", "dog " + "a" * 5000, "sentence must use words of at most 16 letters"),
-    ("order", "99999999999999999999 0 1 2 3 4", "order must use the positions 0 … 5"),
+    ("order", "99999999999999999999 0 1 2 3 4", r"order must be a permutation of range\(6\); "
+                                                r"got \[99999999999999999999, 0, 1, 2, 3, 4\] "
+                                                r"\(missing: 5; out of range: 9+\)"),
     ("order", "² 0 1 3 4 5", "order must be whole numbers separated by spaces"),
-    ("order", "0 0 1 2 3 4", r"order must be a permutation of range\(6\); got 0 0 1 2 3 4 "
-                             r"\(missing: 5\)"),
-    ("order", "0 1 2", "order must list 6 positions; got 3"),
+    ("order", "0 0 1 2 3 4", r"order must be a permutation of range\(6\); got \[0, 0, 1, 2, 3, 4\] "
+                             r"\(repeated: 0; missing: 5\)"),
+    ("order", "0 1 2", r"order must be a permutation of range\(6\); got \[0, 1, 2\] \(missing: 3"),
     ("order", "a b c", "order must be whole numbers"),
 ]
 
@@ -232,10 +234,12 @@ def test_bad_input_shows_a_message_and_keeps_the_last_good_state(explorer, contr
 
 
 @pytest.mark.parametrize(("arguments", "kind", "message"), [
-    ((None,), TypeError, "sentence must be text; got NoneType None"),
+    ((None,), TypeError, "sentence must be a string; got NoneType None"),
     (("dog",), ValueError, "sentence must hold at least 2 words"),
     (("dog bites man", "x"), TypeError, "seed must be an integer; got str 'x'"),
     (("dog bites man", -1), ValueError, "seed must be at least 0; got -1"),
+    (("dog bites man", 1.5), TypeError, "seed must be an integer; got float"),
+    (("dog bites man", True), TypeError, "seed must be an integer; got bool"),
 ])
 def test_constructor_refuses_bad_arguments_with_the_message_template(arguments, kind, message):
     with pytest.raises(kind, match=message):

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from posattn.explorer.model import format_pi
 from tools import servers
 
 try:
@@ -198,7 +197,7 @@ EXPLORER = min(
 
 def pi_text(order: str) -> str:
     """The order control's value "2 0 1" as the status line writes π: "(2, 0, 1)"."""
-    return format_pi(order.split())
+    return str(tuple(int(i) for i in order.split()))
 
 
 def figure_changed(page, figure, before: bytes) -> bool:

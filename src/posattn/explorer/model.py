@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_int, check_perm
+from .._checks import check_perm
 from ..embeddings import default_projections, embed, tokenize
-from ..permutations import inverse_permutation, permutation_matrix
+from ..permutations import permutation_matrix
 from ..positions import SCHEMES, attention_with_positions
 
 MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
@@ -25,26 +25,18 @@ NAMES = tuple(SCHEMES)  # the named schemes, in the registry's order; None is "n
 EXAMPLE = "Type a sentence such as 'dog bites man'."
 
 
-def check_seed(seed) -> int | None:
-    """None (fresh orders each run) or a whole number ≥ 0 (the same clicks, the same orders)."""
-    return None if seed is None else check_int("seed", seed, minimum=0)
-
-
 def parse_sentence(text) -> list[str]:
     """The tokens of ``text``, or a TypeError/ValueError saying why the explorer cannot use it.
 
     >>> parse_sentence("The dog bit the man!")
     ['the', 'dog', 'bit', 'the', 'man']
     """
-    if not isinstance(text, str):
-        raise TypeError(f"sentence must be text; got {type(text).__name__} {text!r:.40}. {EXAMPLE}")
-    tokens = tokenize(text) if text.strip() else None  # ValueError for characters it cannot read
-    if not tokens:
-        got = "an empty box" if tokens is None else f"only punctuation {text.strip()!r}"
-        raise ValueError(f"sentence must hold at least 2 words; got {got}. {EXAMPLE}")
-    if len(tokens) == 1:
-        raise ValueError(f"sentence must hold at least 2 words to have an order; got 1 word: "
-                         f"{tokens[0]!r}. Add another word.")
+    tokens = tokenize(text)  # TypeError for non-text, ValueError for characters it cannot read
+    if len(tokens) < 2:
+        got = (f"1 word: {tokens[0]!r}" if tokens else
+               f"only punctuation {text.strip()!r}" if text.strip() else "an empty box")
+        raise ValueError(f"sentence must hold at least 2 words to have an order; got {got}. "
+                         f"{EXAMPLE}")
     if len(tokens) > MAX_WORDS:
         raise ValueError(f"sentence must hold at most {MAX_WORDS} words (so the heatmap stays "
                          f"readable); got {len(tokens)}. Shorten the sentence.")
@@ -61,12 +53,8 @@ def labels(tokens) -> list[str]:
     >>> labels(["the", "dog", "bit", "the", "man", "the"])
     ['the', 'dog', 'bit', 'the′', 'man', 'the″']
     """
-    seen: dict[str, int] = {}
-    marked = []
-    for word in tokens:
-        k = seen[word] = seen.get(word, -1) + 1  # how many copies came before this one
-        marked.append(word + "″" * (k // 2) + "′" * (k % 2))
-    return marked
+    copies = [tokens[:k].count(word) for k, word in enumerate(tokens)]  # how many came before
+    return [word + "″" * (c // 2) + "′" * (c % 2) for word, c in zip(tokens, copies, strict=True)]
 
 
 def parse_order(text, n: int) -> np.ndarray:
@@ -81,27 +69,15 @@ def parse_order(text, n: int) -> np.ndarray:
     if not parts or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"order must be whole numbers separated by spaces; got "
                          f"{str(text)!r:.60}. {fix}")
-    values = [int(p) for p in parts]
-    wrong = [p for p, v in zip(parts, values, strict=True) if v >= n]
-    if wrong:
-        raise ValueError(f"order must use the positions 0 … {n - 1}; got {wrong[0]:.24}. {fix}")
-    if len(values) != n:
-        raise ValueError(f"order must list {n} positions; got {len(values)}. {fix}")
-    missing = sorted(set(range(n)) - set(values))
-    if missing:
-        raise ValueError(f"order must be a permutation of range({n}); got {format_order(values)} "
-                         f"(missing: {', '.join(map(str, missing))}). {fix}")
-    return np.array(values)
+    try:
+        return check_perm([int(p) for p in parts], n, "order")
+    except ValueError as error:  # names what is repeated, missing or out of range
+        raise ValueError(f"{error} {fix}") from None
 
 
 def format_order(perm) -> str:
     """The text of an order as typed in the order field: ``2 0 1``."""
     return " ".join(str(int(i)) for i in perm)
-
-
-def format_pi(perm) -> str:
-    """π as a tuple: ``(2, 0, 1)``."""
-    return "(" + ", ".join(str(int(i)) for i in perm) + ")"
 
 
 def order_options(tokens) -> tuple[str, ...]:
@@ -124,26 +100,15 @@ class View:
     tokens: tuple[str, ...]
     perm: np.ndarray  # π; the shuffled tokens are tokens[perm]
     scheme: str | None
+    labels: list[str]  # labels(tokens)
+    shuffled_labels: list[str]  # labels[perm]
     A: np.ndarray  # (n, n) attention of the original order
     A_shuffled: np.ndarray  # (n, n) A', attention of the shuffled order
+    A_put_back: np.ndarray  # (n, n) Pᵀ A' P: A' with rows and columns in the original order
     Y: np.ndarray  # (n, d_v)
     Y_shuffled: np.ndarray  # (n, d_v) Y'
     error: float  # max |A' − P A Pᵀ|
     Y_error: float  # max |Y' − P Y|
-
-    @property
-    def labels(self) -> list[str]:
-        return labels(self.tokens)
-
-    @property
-    def shuffled_labels(self) -> list[str]:
-        return [self.labels[i] for i in self.perm]
-
-    @property
-    def A_put_back(self) -> np.ndarray:
-        """Pᵀ A' P: A' with its rows and columns returned to the original order."""
-        back = inverse_permutation(self.perm)  # the order that undoes perm
-        return self.A_shuffled[back][:, back]  # (n, n), exactly Pᵀ A' P
 
 
 def compute_view(tokens, perm, scheme: str | None = None) -> View:
@@ -153,18 +118,16 @@ def compute_view(tokens, perm, scheme: str | None = None) -> View:
     >>> view.shuffled_labels, view.error < TOLERANCE
     (['man', 'bites', 'dog'], True)
     """
-    if scheme is not None and scheme not in NAMES:
-        raise ValueError(f"scheme must be None (no positions) or one of {', '.join(NAMES)}; "
-                         f"got {scheme!r:.40}. Pick one from the Positions list.")
     tokens = tuple(tokens)
     perm = check_perm(perm, len(tokens))
     X, W = embed(list(tokens)), default_projections()  # X: (n, d)
     Y, A = attention_with_positions(X, *W, scheme=scheme)
     Y_shuffled, A_shuffled = attention_with_positions(X[perm], *W, scheme=scheme)  # P X = X[perm]
-    P = permutation_matrix(perm)
+    P, marked = permutation_matrix(perm), labels(tokens)
     error = float(np.max(np.abs(A_shuffled - P @ A @ P.T)))  # (n, n) @ (n, n) @ (n, n) -> (n, n)
     Y_error = float(np.max(np.abs(Y_shuffled - P @ Y)))  # (n, n) @ (n, d_v) -> (n, d_v)
-    return View(tokens, perm, scheme, A, A_shuffled, Y, Y_shuffled, error, Y_error)
+    return View(tokens, perm, scheme, marked, [marked[i] for i in perm], A, A_shuffled,
+                P.T @ A_shuffled @ P, Y, Y_shuffled, error, Y_error)  # Pᵀ A' P: exact, P is 0/1
 
 
 def status_line(view: View) -> str:
@@ -173,7 +136,7 @@ def status_line(view: View) -> str:
     >>> status_line(compute_view(["dog", "bites", "man"], [2, 1, 0]))
     "A' = P A Pᵀ for π = (2, 1, 0) ('man bites dog'): largest difference below 1e-12, and Y' = P Y."
     """
-    pi, words = format_pi(view.perm), " ".join(view.shuffled_labels)
+    pi, words = tuple(view.perm.tolist()), " ".join(view.shuffled_labels)
     if (view.perm == np.arange(view.perm.size)).all():
         return (f"π = {pi} is the original order ('{words}'), so A' = A. "
                 "Press Shuffle or pick an order.")
@@ -191,4 +154,5 @@ def status_line(view: View) -> str:
 
 def error_line(error: Exception, view: View) -> str:
     """A refused input: the reason, then what stays on screen."""
-    return f"⚠ {error} Still showing '{' '.join(view.labels)}' with π = {format_pi(view.perm)}."
+    pi = tuple(view.perm.tolist())
+    return f"⚠ {error} Still showing '{' '.join(view.labels)}' with π = {pi}."

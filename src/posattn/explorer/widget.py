@@ -2,7 +2,7 @@
 
 Controls in display and Tab order, then the status line, the A | A' figure, the figure in words
 and Y | Y'. Input that cannot be used becomes a message; the last good state stays on screen.
-CSS classes ``pp-<name>`` (``css``) are the browser tests' handles.
+CSS classes ``pp-<name>`` are the browser tests' handles.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
+from .._checks import check_int
 from . import model
 from .figure import TITLES, ExplorerFigure
 
@@ -75,21 +76,12 @@ class ShuffleExplorer(widgets.VBox):
 
     def __init__(self, sentence: str = "dog bites man", seed: int | None = 0):
         tokens = model.parse_sentence(sentence)  # bad arguments raise here, before anything exists
-        self._rng = np.random.default_rng(model.check_seed(seed))  # same clicks, same orders
+        seed = None if seed is None else check_int("seed", seed, minimum=0)
+        self._rng = np.random.default_rng(seed)  # None: fresh orders; a seed: the same each run
         super().__init__()
         self._busy = False  # True while the explorer itself writes to its controls
         self._plot = ExplorerFigure()
-        self.view = model.compute_view(tokens, np.arange(len(tokens)))
-        self._build_controls(sentence)
-        self.children = [widgets.HBox([self.text, self.scheme]),
-                         widgets.HBox([self.order, self.shuffle_button, self.reset_button,
-                                       self.unshuffle]),
-                         self.status, self.image, self.caption, self.outputs]
-        self._draw(self.view)
-        self._connect()
-        _replaces_earlier_run(self)
-
-    def _build_controls(self, sentence: str) -> None:
+        self.figure = self._plot.figure
         self.text = widgets.Text(value=sentence, description="Sentence", continuous_update=False,
                                  layout={"width": "28em"}, **css("sentence"),
                                  tooltip=f"2 to {model.MAX_WORDS} words; press Enter to apply")
@@ -106,18 +98,13 @@ class ShuffleExplorer(widgets.VBox):
         self.status, self.caption, self.outputs = (widgets.HTML(**css(name)) for name in
                                                     ("status", "caption", "outputs"))
         self.image = widgets.Image(format="png", layout={"max_width": "100%"}, **css("figure"))
-
-    @property
-    def perm(self) -> np.ndarray:
-        return self.view.perm.copy()
-
-    @property
-    def tokens(self) -> list[str]:
-        return list(self.view.tokens)
-
-    @property
-    def figure(self):
-        return self._plot.figure
+        self.children = [widgets.HBox([self.text, self.scheme]),
+                         widgets.HBox([self.order, self.shuffle_button, self.reset_button,
+                                       self.unshuffle]),
+                         self.status, self.image, self.caption, self.outputs]
+        self._draw(model.compute_view(tokens, np.arange(len(tokens))))
+        self._connect()
+        _replaces_earlier_run(self)
 
     def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
         return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
@@ -129,7 +116,7 @@ class ShuffleExplorer(widgets.VBox):
             control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
         self.order.observe(lambda change: self._on(self.view.tokens, change["new"]), names="value")
         self.shuffle_button.on_click(lambda _: self.shuffle())
-        self.reset_button.on_click(lambda _: self.reset())
+        self.reset_button.on_click(lambda _: self._on(self.view.tokens, None))  # π = identity
 
     def shuffle(self) -> None:
         """A new random order, never the one on screen (seeded, so a lesson replays)."""
@@ -138,10 +125,6 @@ class ShuffleExplorer(widgets.VBox):
         while (perm == self.view.perm).all():
             perm = self._rng.permutation(n)
         self._on(self.view.tokens, perm)
-
-    def reset(self) -> None:
-        """Back to the original order, π = identity."""
-        self._on(self.view.tokens, np.arange(len(self.view.tokens)))
 
     def _on(self, tokens, perm) -> None:
         """Show the next view, or say why the input cannot be used and keep the last one."""
@@ -159,7 +142,7 @@ class ShuffleExplorer(widgets.VBox):
         self._draw(view)
 
     def _draw(self, view: model.View) -> None:
-        """Show ``view``: figure, caption, controls, status line and outputs."""
+        """Show ``view``: figure, caption, controls (without them firing back), status, outputs."""
         back = self.unshuffle.value
         A2, labels2 = ((view.A_put_back, view.labels) if back
                        else (view.A_shuffled, view.shuffled_labels))
@@ -169,22 +152,16 @@ class ShuffleExplorer(widgets.VBox):
         self.caption.value = escape(f"Figure ({heading}), left: {titles[0]}, rows and columns "
                                     f"{', '.join(view.labels)}. Right: {titles[1]}, rows and "
                                     f"columns {', '.join(labels2)}.", quote=False)
-        self.view = view
-        self._sync_controls(view)
-        self.status.value = escape(model.status_line(view), quote=False)
-        self.outputs.value = outputs_table(view)
-
-    def _sync_controls(self, view: model.View) -> None:
-        """Make the controls show ``view`` without them firing back."""
+        self.view, self.tokens, self.perm = view, list(view.tokens), view.perm.copy()
         self._busy = True
         try:
-            options = model.order_options(view.tokens)
-            if self.order.options != options:
-                self.order.options = options
+            self.order.options = model.order_options(view.tokens)  # unchanged: nothing is sent
             self.order.value = model.format_order(view.perm)
             self.scheme.value = view.scheme or "none"  # never blank, even after value = None
         finally:
             self._busy = False
+        self.status.value = escape(model.status_line(view), quote=False)
+        self.outputs.value = outputs_table(view)
 
     def close(self) -> None:
         """Release the figure and every widget of the explorer (its views leave the page)."""
