@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import as_matrix, check_int, check_number, traced
+from ._checks import as_matrix, check_int, check_number
 from .attention import scaled_dot_product_attention
 
 KEYS = ("W_Q", "W_K", "W_V", "W_O", "W_1", "b_1", "W_2", "b_2",
@@ -60,24 +60,11 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
     W_V = as_matrix("W_V", W_V, (d, d_model), ", the shape of W_Q")
     W_O = as_matrix("W_O", W_O, (d_model, "d_out"), f", one row per column of the {d_model} "
                  "concatenated head outputs")
-    d_h = d_model // _heads(n_heads, d_model)
-    Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (n, d) @ (d, d_model) -> (n, d_model)
-    Y, A = 0.0, []
-    for s in range(0, d_model, d_h):  # head h owns columns s … s + d_h − 1, s = h·d_h
-        Y_h, A_h = scaled_dot_product_attention(Q[:, s:s + d_h], K[:, s:s + d_h],
-                                                V[:, s:s + d_h], mask=mask)  # (n, d_h), (n, n)
-        # [Y_0 | … | Y_H−1] W_O = Σ_h Y_h W_O[s:s + d_h], a sum that autograd can trace
-        Y = Y + Y_h @ W_O[s:s + d_h]  # (n, d_h) @ (d_h, d_out) -> (n, d_out)
-        A.append(A_h)
-    return Y, _stack(A)  # Y (n, d_out), A (n_heads, n, n)
-
-
-def _stack(arrays: list):
-    """np.stack, or for autograd (which cannot trace numpy's stack) Σ_h e_h ⊗ A_h, the same."""
-    if not traced(*arrays):
-        return np.stack(arrays)
-    e = np.eye(len(arrays))  # row h: the unit vector e_h
-    return sum(e[h][:, None, None] * a for h, a in enumerate(arrays))
+    n, d_h = X.shape[0], d_model // _heads(n_heads, d_model)
+    # (n, d) @ (d, d_model) -> (n, d_model) -> (n_heads, n, d_h): head h gets the columns s_h
+    Q, K, V = ((X @ W).reshape(n, -1, d_h).swapaxes(0, 1) for W in (W_Q, W_K, W_V))
+    Y, A = scaled_dot_product_attention(Q, K, V, mask=mask)  # (n_heads, n, d_h), (n_heads, n, n)
+    return Y.swapaxes(0, 1).reshape(n, d_model) @ W_O, A  # [Y_0 | … | Y_H−1] W_O: (n, d_out)
 
 
 def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
