@@ -163,25 +163,27 @@ def test_x_must_be_two_dimensional(dog_bites_man):
 
 def test_w_q_rows_must_match_x_features(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
-    with pytest.raises(ValueError, match=r"W_Q must have 8 rows to match X's 8 features; "
+    with pytest.raises(ValueError, match=r"W_Q must have shape \(8, d_k\) to match X's 8 features; "
                                          r"got shape \(4, 4\)"):
         pa.self_attention(X, W_Q[:4], W_K, W_V)
 
 
 def test_w_k_columns_must_match_w_q(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
-    with pytest.raises(ValueError, match="W_K must have 4 columns to match W_Q's d_k"):
+    with pytest.raises(ValueError, match=r"W_K must have shape \(8, 4\), the shape of W_Q .*; "
+                                         r"got shape \(8, 3\)"):
         pa.self_attention(X, W_Q, W_K[:, :3], W_V)
 
 
 def test_q_and_k_must_share_d_k():
-    with pytest.raises(ValueError, match="K must have 2 columns to match Q's d_k; got 3"):
+    with pytest.raises(ValueError, match=r"K must have shape \(m, 2\) to match Q of shape "
+                                         r"\(2, 2\); got shape \(2, 3\)"):
         pa.scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 3)), np.ones((2, 1)))
 
 
 def test_v_needs_one_row_per_key():
-    with pytest.raises(ValueError, match="V must have 4 rows to match K's rows "
-                                         ".one value per key.; got 3"):
+    with pytest.raises(ValueError, match=r"V must have shape \(4, d_v\) to match K of shape "
+                                         r"\(4, 2\) \(a value per key\); got shape \(3, 1\)"):
         pa.scaled_dot_product_attention(np.ones((2, 2)), np.ones((4, 2)), np.ones((3, 1)))
 
 
@@ -231,7 +233,7 @@ def test_mask_must_leave_every_query_a_key(dog_bites_man):
 
 def test_attention_loop_validates_like_self_attention(dog_bites_man):
     X, (W_Q, W_K, W_V), _ = dog_bites_man
-    with pytest.raises(ValueError, match="W_V must have 8 rows"):
+    with pytest.raises(ValueError, match=r"W_V must have shape \(8, d_v\)"):
         pa.attention_loop(X, W_Q, W_K, W_V[:5])
 
 

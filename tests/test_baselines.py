@@ -73,9 +73,9 @@ def test_symmetries_table_of_the_series():
     ("call", "message"),
     [
         (lambda: pa.rnn(np.ones((3, 2)), np.ones((3, 4)), np.ones((4, 4))),
-         r"W_x must have 2 rows to match X's 2 features"),
+         r"W_x must have shape \(2, d_h\) to match X's 2 features; got shape \(3, 4\)"),
         (lambda: pa.rnn(np.ones((3, 2)), np.ones((2, 4)), np.ones((4, 3))),
-         r"W_h must be square, \(4, 4\)"),
+         r"W_h must have shape \(4, 4\), square to match W_x's 4 hidden units"),
         (lambda: pa.conv1d(np.ones((3, 2)), np.ones((2, 2, 1))), r"kernel must have an odd width"),
         (lambda: pa.conv1d(np.ones((3, 2)), np.ones((3, 5, 1))),
          r"kernel must have shape \(width, 2, d_out\)"),

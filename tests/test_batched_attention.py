@@ -71,11 +71,10 @@ def test_rope_turns_every_sequence_of_a_batch_alike():
          r"X must be 2-D, .* or 3-D, shape \(B, n, d\) .*; got 4-D array"),
         (lambda W: pa.scaled_dot_product_attention(np.ones((2, 3, 4)), np.ones((3, 4)),
                                                    np.ones((3, 4))),
-         r"K must be 3-D like Q, shape \(2, 3, 4\), with the same batch size; got shape \(3, 4\)\. "
-         "Give Q, K and V all one sequence each or all a batch of the same B."),
+         r"K must have shape \(2, m, 4\) to match Q of shape \(2, 3, 4\); got shape \(3, 4\)\."),
         (lambda W: pa.scaled_dot_product_attention(np.ones((2, 3, 4)), np.ones((2, 3, 4)),
                                                    np.ones((5, 3, 4))),
-         r"V must be 3-D like Q, shape \(2, 3, 4\), with the same batch size; got shape \(5, "),
+         r"V must have shape \(2, 3, d_v\) to match K of shape \(2, 3, 4\) .*; got shape \(5, "),
         (lambda W: pa.rope(np.ones((1, 2, 3, 4))), r"Z must be 2-D, .* got 4-D array"),
     ],
 )

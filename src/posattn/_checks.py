@@ -55,10 +55,9 @@ def numbers_array(name: str, value) -> np.ndarray:
 
 
 def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ndim: int = 2,
-              rows: int | None = None, batch: bool = False):
+              batch: bool = False):
     """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
 
-    ``rows``: the number of rows a weight matrix needs to multiply X from the right.
     ``shape``: the exact shape instead, a str entry standing for any size; ``why`` says why.
     ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
@@ -81,9 +80,6 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, nd
     if array.size == 0:
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
-    if rows is not None and array.shape[0] != rows:
-        raise ValueError(f"{name} must have {rows} rows to match X's {rows} features; "
-                         f"got shape {array.shape}.")
     check_finite(name, array, "Check for NaN or inf upstream.")
     return value if traced(value) else array
 
@@ -113,11 +109,6 @@ def check_number(name: str, value, low: float = -math.inf, *, above: bool = Fals
         bound = "" if low == -math.inf else f" {'above' if above else 'at least'} {low}"
         raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
     return value if traced(value) else float(x)
-
-
-def check_same(name: str, size: int, other: str, expected: int, what: str) -> None:
-    if size != expected:
-        raise ValueError(f"{name} must have {expected} {what} to match {other}; got {size}.")
 
 
 def _integers(name: str, perm) -> np.ndarray:

@@ -15,16 +15,7 @@ import math
 
 import numpy as np
 
-from ._checks import (
-    as_matrix,
-    check_finite,
-    check_mask,
-    check_same,
-    numbers_array,
-    quiet_overflow,
-    raw,
-    traced,
-)
+from ._checks import as_matrix, check_finite, check_mask, numbers_array, quiet_overflow, raw, traced
 
 TOO_LARGE = "The numbers overflow float64: scale X (or the weights) down."
 
@@ -44,14 +35,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
 
     softmax(s)_j = exp(s_j - max(s)) / Σ_l exp(s_l - max(s))
 
-    Parameters
-    ----------
-    S : array_like of float, any shape; ``-inf`` marks a masked entry.
-    axis : the axis that sums to 1 (default: the last, one row per query).
-
-    Returns
-    -------
-    A : float64 array of the same shape.
+    S has any shape, ``-inf`` marking a masked entry; A has S's shape and sums to 1 along ``axis``.
 
     >>> softmax([[0.0, 0.0], [1e300, -1e300]]).tolist()
     [[0.5, 0.5], [1.0, 0.0]]
@@ -98,31 +82,19 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
 
     A = softmax(Q Kᵀ / √d_k + B) row-wise,   Y = A V   (B = 0 unless ``bias`` is given)
 
-    Parameters
-    ----------
-    Q : (..., n, d_k) queries.   K : (..., m, d_k) keys.   V : (..., m, d_v) values.
-        ``...`` is nothing for one sequence, or B for a batch of B (the same B in all three).
-    mask : optional boolean (n, m); True where query i may attend to key j.
-    bias : optional (n, m) additive score bias B (e.g. ALiBi's −m·|i − j|).
-
-    Returns
-    -------
-    Y : (..., n, d_v) outputs.   A : (..., n, m) attention weights, rows sum to 1.
+    Q (..., n, d_k), K (..., m, d_k), V (..., m, d_v) -> Y (..., n, d_v), A (..., n, m), where
+    ``...`` is nothing or one batch size B; ``mask`` (n, m) is True where query i may attend to
+    key j; ``bias`` (n, m) is an additive score bias B (e.g. ALiBi's −m·|i − j|).
 
     >>> Y, A = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]], [[2.0], [4.0]])
     >>> A.tolist(), Y.tolist()
     ([[0.5, 0.5]], [[3.0]])
     """
-    Q, K, V = (as_matrix(name, M, batch=True) for name, M in (("Q", Q), ("K", K), ("V", V)))
-    for name, M in (("K", K), ("V", V)):
-        if raw(M).shape[:-2] != raw(Q).shape[:-2]:
-            raise ValueError(f"{name} must be {raw(Q).ndim}-D like Q, shape {raw(Q).shape}, with "
-                             f"the same batch size; got shape {raw(M).shape}. Give Q, K and V "
-                             "all one sequence each or all a batch of the same B.")
-    n, d_k = Q.shape[-2:]
+    Q = as_matrix("Q", Q, batch=True)
+    *batch, n, d_k = Q.shape
+    K = as_matrix("K", K, (*batch, "m", d_k), f" to match Q of shape {Q.shape}")
     m = K.shape[-2]
-    check_same("K", K.shape[-1], "Q's d_k", d_k, "columns")
-    check_same("V", V.shape[-2], "K's rows (one value per key)", m, "rows")
+    V = as_matrix("V", V, (*batch, m, "d_v"), f" to match K of shape {K.shape} (a value per key)")
     A = _softmax(_scores(Q, K, bias, None if mask is None else check_mask(mask, n, m)))
     Y = A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
     return check_finite("Y = A V", Y, TOO_LARGE), A
@@ -132,16 +104,16 @@ def inputs(X, W_Q, W_K, W_V):
     """X and the three weight matrices, checked: W_Q, W_K, W_V need d rows, W_Q and W_K agree."""
     X = as_matrix("X", X, batch=True)
     d = X.shape[-1]
-    W_Q, W_K, W_V = as_matrix("W_Q", W_Q, rows=d), as_matrix("W_K", W_K, rows=d), \
-        as_matrix("W_V", W_V, rows=d)
-    check_same("W_K", W_K.shape[1], "W_Q's d_k (q·k needs equal lengths)", W_Q.shape[1],
-               "columns")
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_k"), f" to match X's {d} features")
+    W_K = as_matrix("W_K", W_K, W_Q.shape, ", the shape of W_Q (q·k needs equal lengths)")
+    W_V = as_matrix("W_V", W_V, (d, "d_v"), f" to match X's {d} features")
     return X, W_Q, W_K, W_V
 
 
 @quiet_overflow
 def project(X, W_Q, W_K, W_V):
-    """Q, K, V = X W_Q, X W_K, X W_V for checked inputs, refusing products that overflow."""
+    """Q, K, V = X W_Q, X W_K, X W_V, refusing bad inputs and products that overflow."""
+    X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
     Q = X @ W_Q  # (..., n, d) @ (d, d_k) -> (..., n, d_k)
     K = X @ W_K  # (..., n, d) @ (d, d_k) -> (..., n, d_k)
     V = X @ W_V  # (..., n, d) @ (d, d_v) -> (..., n, d_v)
@@ -155,22 +127,14 @@ def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]
 
     Q, K, V = X W_Q, X W_K, X W_V  (the same matrices at every position)
 
-    Parameters
-    ----------
-    X : (..., n, d) token embeddings: (n, d), or (B, n, d) for B sequences of length n.
-    W_Q, W_K : (d, d_k).   W_V : (d, d_v).
-    mask : optional boolean (n, n); True where token i may attend to token j.
-
-    Returns
-    -------
-    Y : (..., n, d_v) outputs.   A : (..., n, n) attention weights.
+    X (..., n, d); W_Q, W_K (d, d_k); W_V (d, d_v); mask (n, n) -> Y (..., n, d_v), A (..., n, n).
 
     >>> X = [[1.0, 0.0], [0.0, 1.0]]
     >>> Y, A = self_attention(X, [[1.0], [0.0]], [[1.0], [0.0]], [[1.0], [0.0]])
     >>> A.shape, Y.shape
     ((2, 2), (2, 1))
     """
-    return scaled_dot_product_attention(*project(*inputs(X, W_Q, W_K, W_V)), mask=mask)
+    return scaled_dot_product_attention(*project(X, W_Q, W_K, W_V), mask=mask)
 
 
 @quiet_overflow

@@ -36,11 +36,9 @@ def rnn(X, W_x, W_h) -> np.ndarray:
     [0.7616, 0.642]
     """
     X = as_matrix("X", X)
-    W_x, W_h = as_matrix("W_x", W_x, rows=X.shape[1]), as_matrix("W_h", W_h)
+    W_x = as_matrix("W_x", W_x, (X.shape[1], "d_h"), f" to match X's {X.shape[1]} features")
     d_h = W_x.shape[1]
-    if W_h.shape != (d_h, d_h):
-        raise ValueError(f"W_h must be square, ({d_h}, {d_h}), to match W_x's {d_h} hidden units; "
-                         f"got shape {W_h.shape}.")
+    W_h = as_matrix("W_h", W_h, (d_h, d_h), f", square to match W_x's {d_h} hidden units")
     H = np.zeros((X.shape[0], d_h))
     h = np.zeros(d_h)  # h_{−1} = 0
     for t, x_t in enumerate(X):  # one step at a time: step t needs h_{t−1}

@@ -30,11 +30,6 @@ STEPS, LENGTH_STEPS = 100, 150  # Adam steps for who_bites_whom, for length_gene
 LENGTH_BATCH = 16  # rows per step for length_generalisation: each step sees one length only
 
 
-def _check_scheme(scheme) -> None:
-    if scheme is not None:
-        _lookup(scheme, {})  # the registry's own check, before any training starts
-
-
 def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
     """Ordered (subject, object) noun pairs split into "train", "test" and "mirrored".
 
@@ -138,7 +133,7 @@ def who_bites_whom(scheme=None, seed: int = 0) -> dict:
     Returns train_accuracy, test_accuracy, mirrored_accuracy (test sentences whose mirror image
     is in the test set too) and loss (the training loss at each step).
     """
-    _check_scheme(scheme)
+    _lookup(scheme, {})  # the registry's own check, before any training starts
     pairs = noun_pairs(seed)
     data = {k: _sentences(v) for k, v in pairs.items()}
     params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3, seed)
@@ -162,7 +157,7 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     For "learned" the table has max(train_max_len, test_len) rows; rows at positions
     train_max_len and beyond are never used in training, so they keep their random start.
     """
-    _check_scheme(scheme)
+    _lookup(scheme, {})
     seed = check_int("seed", seed, minimum=0)
     train_max_len = check_int("train_max_len", train_max_len, minimum=2)
     test_len = check_int("test_len", test_len, minimum=2)

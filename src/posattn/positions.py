@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_number, check_same, quiet_overflow
-from .attention import inputs, project, scaled_dot_product_attention, self_attention
+from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
+from .attention import project, scaled_dot_product_attention, self_attention
 from .rope import frequencies, rope
 
 SCHEMES: dict[str, Callable] = {}  # name -> scheme, in the order they are defined below
@@ -118,7 +118,7 @@ def _scheme(name: str):
 @_scheme("sinusoidal")
 def _sinusoidal(X, W_Q, W_K, W_V):
     """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
-    X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
+    X = as_matrix("X", X, batch=True)
     return (*project(X + sinusoidal_positions(*X.shape[-2:]), W_Q, W_K, W_V), None, None)
 
 
@@ -128,10 +128,10 @@ def _learned(X, W_Q, W_K, W_V, table=None):
 
     ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
     """
-    X, W_Q, W_K, W_V = inputs(X, W_Q, W_K, W_V)
+    X = as_matrix("X", X, batch=True)
     n, d = X.shape[-2:]
-    E = learned_positions(n, d) if table is None else as_matrix("table", table)  # (max_len, d)
-    check_same("table", E.shape[1], f"X's {d} features", d, "columns")
+    E = learned_positions(n, d) if table is None else as_matrix(  # (max_len, d)
+        "table", table, ("max_len", d), f" to match X's {d} features")
     _check_length(n, E.shape[0])
     return (*project(X + E[:n], W_Q, W_K, W_V), None, None)
 
@@ -139,7 +139,7 @@ def _learned(X, W_Q, W_K, W_V, table=None):
 @_scheme("rope")
 def _rope(X, W_Q, W_K, W_V):
     """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
-    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    Q, K, V = project(X, W_Q, W_K, W_V)
     return rope(Q), rope(K), V, None, None
 
 
@@ -151,7 +151,7 @@ def _alibi(X, W_Q, W_K, W_V, slope=0.5):
     back to each earlier key, designed so that a model trained on short sequences keeps
     working on longer ones (length extrapolation).
     """
-    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    Q, K, V = project(X, W_Q, W_K, W_V)
     n = Q.shape[-2]
     return Q, K, V, causal_mask(n), alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
 
@@ -159,27 +159,28 @@ def _alibi(X, W_Q, W_K, W_V, slope=0.5):
 @_scheme("alibi_symmetric")
 def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
     """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
-    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    Q, K, V = project(X, W_Q, W_K, W_V)
     return Q, K, V, None, alibi_bias(Q.shape[-2], slope)
 
 
 @_scheme("causal")
 def _causal(X, W_Q, W_K, W_V):
     """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
-    Q, K, V = project(*inputs(X, W_Q, W_K, W_V))
+    Q, K, V = project(X, W_Q, W_K, W_V)
     return Q, K, V, causal_mask(Q.shape[-2]), None
 
 
-def _lookup(scheme, options: dict) -> Callable:
-    if not isinstance(scheme, str) or scheme not in SCHEMES:
+def _lookup(scheme, options: dict) -> Callable | None:
+    """The scheme's function (None for no positions), once its name and options are checked."""
+    if scheme is not None and (not isinstance(scheme, str) or scheme not in SCHEMES):
         raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}, or None for no "
                          f"positions; got {scheme!r:.80}.")
-    allowed = list(inspect.signature(SCHEMES[scheme]).parameters)[4:]
+    allowed = [] if scheme is None else list(inspect.signature(SCHEMES[scheme]).parameters)[4:]
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise TypeError(f"options for scheme {scheme!r} must be among ({', '.join(allowed)}); "
                         f"got {', '.join(unknown)}.")
-    return SCHEMES[scheme]
+    return SCHEMES.get(scheme)
 
 
 def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
@@ -194,10 +195,8 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]
     [(3, 3), (3, 3)]
     """
-    if scheme is None:
-        if options:
-            raise TypeError(f"options must be empty for scheme=None (no positions); "
-                            f"got {', '.join(options)}.")
+    f = _lookup(scheme, options)
+    if f is None:
         return self_attention(X, W_Q, W_K, W_V)
-    Q, K, V, mask, bias = _lookup(scheme, options)(X, W_Q, W_K, W_V, **options)
+    Q, K, V, mask, bias = f(X, W_Q, W_K, W_V, **options)
     return scaled_dot_product_attention(Q, K, V, mask=mask, bias=bias)

@@ -27,29 +27,14 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     return base ** (-2.0 * i / d)  # (⌈d/2⌉,)
 
 
-def _positions(positions, n: int) -> np.ndarray:
-    if positions is None:
-        return np.arange(n, dtype=np.float64)
-    p = raw(as_matrix("positions", positions, ndim=1))  # positions are data, never trained
-    if p.size != n:
-        raise ValueError(f"positions must have one entry per row of Z ({n}); got {p.size}.")
-    return p
-
-
 @quiet_overflow
 def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     """Rotate each row z_p of Z (a query or a key) by its position p.
 
     [z'_2i, z'_2i+1] = [z_2i cos(p ω_i) − z_2i+1 sin(p ω_i),  z_2i sin(p ω_i) + z_2i+1 cos(p ω_i)]
 
-    Parameters
-    ----------
-    Z : (..., n, d_k) queries or keys, d_k even: (n, d_k), or (B, n, d_k) for a batch.
-    positions : optional (n,) positions, default 0, 1, …, n − 1 (any real numbers).
-
-    Returns
-    -------
-    Z' : Z's shape, each pair of coordinates turned; lengths are unchanged.
+    Z (..., n, d_k), d_k even; ``positions`` (n,) any real numbers, by default 0, 1, …, n − 1.
+    Z' has Z's shape; each pair of coordinates is turned, so lengths are unchanged.
 
     >>> np.round(rope([[1.0, 0.0], [1.0, 0.0]], positions=[0.0, np.pi / 2]), 12).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
@@ -59,7 +44,9 @@ def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     if d_k % 2:
         raise ValueError(f"Z must have an even number of columns (d_k) for RoPE, which turns pairs "
                          f"of coordinates; got d_k = {d_k}. Choose an even d_k.")
-    theta = _positions(positions, n)[:, None] * frequencies(d_k, base)  # (n, 1) * (d_k/2,)
+    p = np.arange(n) if positions is None else raw(as_matrix(  # positions are data, never trained
+        "positions", positions, (n,), ", one entry per row of Z"))
+    theta = p[:, None] * frequencies(d_k, base)  # (n, 1) * (d_k/2,)
     cos = np.repeat(np.cos(theta), 2, axis=1)  # (n, d_k): cos(p ω_i) for both of pair i
     sin = np.repeat(np.sin(theta), 2, axis=1) * np.tile([-1.0, 1.0], d_k // 2)  # −sin, +sin
     partner = Z[..., np.arange(d_k) ^ 1]  # (..., n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
