@@ -15,8 +15,6 @@ from .permutations import (
     permutation_matrix,
     permute,
     random_permutation,
-    shift_error,
-    symmetries,
 )
 from .positions import (
     SCHEMES,
@@ -46,6 +44,5 @@ __all__ = [
     "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
     "learned_positions", "multi_head_attention", "permutation_matrix", "permute",
     "random_permutation", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
-    "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
-    "symmetries", "tokenize",
+    "self_attention", "sinusoidal_positions", "sinusoidal_shift", "softmax", "tokenize",
 ]
