@@ -59,10 +59,7 @@ def _word_seed(word: str, seed: int) -> int:
 
 
 def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
-    """Stack one stable embedding per token into X, shape (n, d).
-
-    Each row is standard normal, drawn from a generator seeded by the word and
-    ``seed``, so equal words give equal rows and "dog" is the same everywhere.
+    """Stack one stable, standard normal embedding per token into X, shape (n, d).
 
     >>> X = embed(["dog", "bites", "man"])
     >>> X.shape, bool((embed(["man"]) == X[2]).all())

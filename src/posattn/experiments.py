@@ -151,9 +151,6 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
                           seed: int = 0) -> dict:
     """Copy the first word: train on rows of 2 … train_max_len words, test on rows of test_len.
 
-    Each Adam step trains on LENGTH_BATCH rows of one length, drawn uniformly from
-    2 … train_max_len: one traced call per step.
-
     For "learned" the table has max(train_max_len, test_len) rows; rows at positions
     train_max_len and beyond are never used in training, so they keep their random start.
     """
