@@ -51,10 +51,22 @@ def test_conv1d_is_the_window_sum():
 def test_conv1d_is_shift_equivariant_inside_but_not_permutation_equivariant(X):
     W = pa.conv_kernel(3, X.shape[1])
     f = lambda X: pa.conv1d(X, W)  # noqa: E731
-    gaps = np.abs(f(np.roll(X, 1, axis=0))[1:] - f(X)[:-1]).max(axis=1)  # new row t vs old t − 1
-    assert gaps[1:-1].max() < 1e-12
-    assert gaps[[0, -1]].max() > 1e-6  # at the edges the zero padding shows
+    assert pa.shift_error(f, X) < 1e-12
+    assert pa.shift_error(f, X, margin=0) > 1e-6  # at the edges the zero padding shows
     assert pa.equivariance_error(f, X, np.arange(X.shape[0])[::-1]) > 1e-6
+
+
+def test_symmetries_table_of_the_series():
+    X = np.random.default_rng(1).standard_normal((8, 8))
+    perms = [np.random.default_rng(s).permutation(8) for s in range(10)]
+    W = pa.default_projections()
+    attention = pa.symmetries(lambda X: pa.self_attention(X, *W)[0], X, perms)
+    cumsum = pa.symmetries(lambda X: np.cumsum(X, axis=0), X, perms)
+    pooled = pa.symmetries(lambda X: X.mean(axis=0), X, perms)
+    keys = ("invariant", "permutation-equivariant", "shift-equivariant")
+    assert attention == dict(zip(keys, (False, True, True), strict=True))
+    assert cumsum == dict(zip(keys, (False, False, False), strict=True))
+    assert pooled == {"invariant": True, "permutation-equivariant": None, "shift-equivariant": None}
 
 
 @pytest.mark.parametrize(
@@ -67,6 +79,7 @@ def test_conv1d_is_shift_equivariant_inside_but_not_permutation_equivariant(X):
         (lambda: pa.conv1d(np.ones((3, 2)), np.ones((2, 2, 1))), r"kernel must have an odd width"),
         (lambda: pa.conv1d(np.ones((3, 2)), np.ones((3, 5, 1))),
          r"kernel must have shape \(width, 2, d_out\)"),
+        (lambda: pa.shift_error(lambda X: X, np.ones((3, 1))), r"X must have more than 3 rows"),
     ],
 )
 def test_bad_input_gets_a_clear_message(call, message):

@@ -15,6 +15,8 @@ from .permutations import (
     permutation_matrix,
     permute,
     random_permutation,
+    shift_error,
+    symmetries,
 )
 from .positions import (
     SCHEMES,
@@ -44,5 +46,6 @@ __all__ = [
     "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
     "learned_positions", "multi_head_attention", "permutation_matrix", "permute",
     "random_permutation", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
-    "self_attention", "sinusoidal_positions", "sinusoidal_shift", "softmax", "tokenize",
+    "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
+    "symmetries", "tokenize",
 ]

@@ -8,7 +8,7 @@ Its matrix P satisfies ``P @ X == X[perm]``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -121,3 +121,42 @@ def invariance_error(f: Callable, X, perm) -> float:
     """
     before, after, _ = _check_call(f, X, perm)
     return _worst(after - before)
+
+
+def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
+    """How far f is from shift equivariance inside: max_t |f(X shifted by k)[t] − f(X)[t − k]|.
+
+    The shift is cyclic (np.roll); rows t with margin + k ≤ t < n − margin are compared.
+
+    >>> shift_error(lambda X: 2 * X, np.arange(6.0)[:, None])
+    0.0
+    """
+    X = as_matrix("X", X)
+    k, margin = check_int("k", k), check_int("margin", margin, minimum=0)
+    n = X.shape[0]
+    if n - margin <= margin + k:
+        raise ValueError(f"X must have more than {2 * margin + k} rows to leave an interior to "
+                         f"compare; got {n}.")
+    before, after = _first(f(X)), _first(f(np.roll(X, k, axis=0)))
+    rows = np.arange(margin + k, n - margin)
+    return _worst(after[rows] - before[rows - k])
+
+
+def symmetries(f: Callable, X, perms: Iterable, tol: float = 1e-9) -> dict[str, bool | None]:
+    """Measure f's symmetries on X: invariant, permutation- and shift-equivariant (inside).
+
+    Equivariance needs one output row per token; for one pooled vector it is None (does not apply).
+
+    >>> symmetries(lambda X: X.sum(axis=0), np.eye(4), [[1, 0, 2, 3]])
+    {'invariant': True, 'permutation-equivariant': None, 'shift-equivariant': None}
+    """
+    X = as_matrix("X", X)
+    perms = [np.asarray(p) for p in perms]
+    out = _first(f(X))
+    per_token = out.ndim == 2 and out.shape[0] == X.shape[0]
+    equivariant = max(equivariance_error(f, X, p) for p in perms) < tol if per_token else None
+    return {
+        "invariant": max(invariance_error(f, X, p) for p in perms) < tol,
+        "permutation-equivariant": equivariant,
+        "shift-equivariant": shift_error(f, X) < tol if per_token else None,
+    }
