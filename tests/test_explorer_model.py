@@ -42,6 +42,8 @@ def test_repeated_words_are_tokens_and_their_labels_tell_the_copies_apart():
     ("99999999999999999999 0 1", r"order must be a permutation of range\(3\); got "
                                  r"\[99999999999999999999, 0, 1\] \(missing: 2; out of range: "
                                  r"99999999999999999999\)"),
+    ("9" * 5000 + " 0 1", r"order must use the positions 0 … 2; got a number of 5000 digits "
+                          r"\(999999999999…\)\. Type each"),  # int() refuses over 4,300 digits
     ("² 0 1", "order must be whole numbers separated by spaces; got '² 0 1'"),
     ("٢ 0 1", "order must be whole numbers"),  # an Arabic-Indic two: a digit to Python, not to us
     ("0 1 2 " * 1000, r"order must be a permutation of range\(3\); got \[0, 1, 2, .*\(3000 "

@@ -69,6 +69,10 @@ def parse_order(text, n: int) -> np.ndarray:
     if not parts or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"order must be whole numbers separated by spaces; got "
                          f"{str(text)!r:.60}. {fix}")
+    long = next((p for p in parts if len(p) > 100), None)  # int() refuses over 4,300 digits
+    if long is not None:
+        raise ValueError(f"order must use the positions 0 … {n - 1}; got a number of {len(long)} "
+                         f"digits ({long[:12]}…). {fix}")
     try:
         return check_perm([int(p) for p in parts], n, "order")
     except ValueError as error:  # names what is repeated, missing or out of range
