@@ -6,8 +6,6 @@ Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back
 untouched, so the same functions can be differentiated while training.
 """
 
-from __future__ import annotations
-
 import math
 import numbers
 

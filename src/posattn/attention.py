@@ -9,8 +9,6 @@ X, Q, K and V may carry a leading batch axis, (B, n, d): B sequences of the same
 attended to one by one in one call (masks and biases are (n, m) and apply to every sequence).
 """
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

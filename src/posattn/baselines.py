@@ -4,8 +4,6 @@
     convolution:  y_t = Σ_{o=−r}^{r} x_{t+o} W_o,  zero rows outside  (a window of width 2r + 1)
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 import numpy as np

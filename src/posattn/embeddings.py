@@ -5,8 +5,6 @@ its row is drawn from a generator seeded by a SHA-256 digest of the word (never
 Python's ``hash()``, which is salted per process).
 """
 
-from __future__ import annotations
-
 import re
 import unicodedata
 

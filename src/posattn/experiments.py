@@ -11,8 +11,6 @@ A batch is B sentences of one length n, attended to in one traced call.
 Two tasks: :func:`who_bites_whom` and :func:`length_generalisation`.
 """
 
-from __future__ import annotations
-
 import itertools
 import math
 

@@ -5,8 +5,6 @@ A permutation π is stored as an index array ``perm``: the reordered sequence is
 Its matrix P satisfies ``P @ X == X[perm]``.
 """
 
-from __future__ import annotations
-
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 

@@ -5,8 +5,6 @@ uniform, colour-blind safe, readable in grey), on a fixed 0..1 scale, with the
 tokens on both axes and the value written in each cell when n ≤ 8.
 """
 
-from __future__ import annotations
-
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import PercentFormatter

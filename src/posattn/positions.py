@@ -6,8 +6,6 @@ its docstring holds its equation. No positions at all is ``scheme=None``. Adding
 scheme is one function here, decorated with ``@_scheme("name")``, and its tests.
 """
 
-from __future__ import annotations
-
 import inspect
 import math
 from collections.abc import Callable

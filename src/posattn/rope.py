@@ -6,8 +6,6 @@ encoding's formula, for the length d_k of a query). Because R(a)ᵀ R(b) = R(b �
 the score between a rotated query at i and a rotated key at j depends on j − i only.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow, raw

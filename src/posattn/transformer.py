@@ -9,8 +9,6 @@ reordering of the rows; attention is equivariant; so is any composition of the t
 Arrays may be autograd ArrayBoxes: checks look inside, and the math never writes in place.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Mapping
 

@@ -15,8 +15,6 @@ otherwise, as the helpers below do when an answer is not what they need.
 ❌ Not yet: x must be numbers; got str 'two'., ✅ Right: two it is.)
 """
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass

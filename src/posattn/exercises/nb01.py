@@ -1,7 +1,5 @@
 """Checkers for notebook 01 (invariance vs equivariance)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 import numpy as np

@@ -1,7 +1,5 @@
 """Checkers for notebook 02 (the weighted sum y_i = Σ_j α_ij v_j), on the A and V it prints."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from . import NotYet, as_array, call, checker, close

@@ -1,7 +1,5 @@
 """Checkers for notebook 03 (softmax and projections)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from ..attention import softmax

@@ -1,7 +1,5 @@
 """Checkers for notebook 04 (where could position enter?)."""
 
-from __future__ import annotations
-
 from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix

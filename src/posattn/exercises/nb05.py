@@ -1,7 +1,5 @@
 """Checkers for notebook 05 (the explorer): orders that swap only equal words change nothing."""
 
-from __future__ import annotations
-
 from itertools import permutations
 
 from ..embeddings import tokenize

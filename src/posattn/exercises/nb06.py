@@ -1,7 +1,5 @@
 """Checkers for notebook 06 (the whole Transformer)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from .. import equivariance_error, layer_norm

@@ -1,7 +1,5 @@
 """Checkers for notebook 07 (RNNs and CNNs are different)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from ..baselines import conv1d, conv_kernel

@@ -1,7 +1,5 @@
 """Checkers for notebook 08 (putting position back)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from ..positions import sinusoidal_shift

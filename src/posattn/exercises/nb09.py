@@ -1,7 +1,5 @@
 """Checkers for notebook 09 (who bites whom: a trained model)."""
 
-from __future__ import annotations
-
 import itertools
 
 from ..experiments import who_bites_whom

@@ -5,8 +5,6 @@ artists new data and redraws them over a cached background (``copy_from_bbox``,
 ``restore_region``, ``draw_artist``), sent as a PNG (Pillow) for an ``ipywidgets.Image``.
 """
 
-from __future__ import annotations
-
 import io
 import math
 

@@ -4,8 +4,6 @@ A' = attention(P X), and A' = P A Pᵀ exactly when attention is permutation equ
 are positions: the two "the" of "the dog bit the man" are labelled ``the`` and ``the′``.
 """
 
-from __future__ import annotations
-
 import itertools
 import re
 from dataclasses import dataclass

@@ -5,8 +5,6 @@ and Y | Y'. Input that cannot be used becomes a message; the last good state sta
 CSS classes ``pp-<name>`` are the browser tests' handles.
 """
 
-from __future__ import annotations
-
 from html import escape
 
 import ipywidgets as widgets
