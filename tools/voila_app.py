@@ -2,19 +2,15 @@
 
 tools.servers runs it as `python -m tools.voila_app NOTEBOOK --option ...` (Voilà's own options).
 
-- Voilà takes its token from its command line or config; here it comes from the environment.
+- With auto_token on, Voilà's identity provider takes the token from JUPYTER_TOKEN (off, there is
+  no token at all).
 - /voila/files/ serves build/slides/vendor/ and nothing else: tornado normalises the path (`..`,
   `%2f`) and refuses one outside that folder. (Voilà's allowlist is a regex on the raw path.)
 - Every handler refuses a request whose Host header is not this machine (a DNS-rebinding page),
   as Jupyter's own handlers do; Voilà turns that check off.
 """
 
-from __future__ import annotations
-
-import os
-
 import tornado.web
-from traitlets import default
 from voila.app import Voila
 from voila.static_file_handler import AllowListFileHandler
 
@@ -36,14 +32,6 @@ def local_only(handler: type[tornado.web.RequestHandler]) -> type[tornado.web.Re
 
 
 class PresentVoila(Voila):
-    @default("token")
-    def _token_from_environment(self) -> str | None:
-        return os.environ.get("JUPYTER_TOKEN")  # unset: Voilà's auto_token makes one
-
-    @default("auto_token")
-    def _always_a_token(self) -> bool:
-        return True
-
     def init_handlers(self) -> list:
         rules = []
         for pattern, handler, *options in super().init_handlers():
@@ -54,4 +42,4 @@ class PresentVoila(Voila):
 
 
 if __name__ == "__main__":
-    PresentVoila.launch_instance()
+    PresentVoila.launch_instance(auto_token=True)
