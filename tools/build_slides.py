@@ -7,12 +7,7 @@ keeps a copy). Later builds copy from there and need no network. A deck's files 
 build/slides/vendor/, so it opens from a USB stick on a projector with no network.
 
     python -m tools.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
-
-Authors place vertical sub-slides (slide_type "subslide"); a slide taller than 1280×720 scrolls,
-and tests/browser/test_slides.py measures overflow and refuses a slide of several cells that has it.
 """
-
-from __future__ import annotations
 
 import os
 import re
@@ -21,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import nbformat
 from nbconvert import SlidesExporter
+from nbformat import NotebookNode
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -50,9 +45,7 @@ def install() -> Path:
     """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile."""
     if installed(NPM_DIR):
         return NPM_DIR / "node_modules"
-    NPM_DIR.mkdir(parents=True, exist_ok=True)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copy(LOCK.parent / name, NPM_DIR / name)
+    shutil.copytree(LOCK.parent, NPM_DIR, dirs_exist_ok=True)  # package.json and the lockfile
     print("Fetching the slide assets from the npm registry (first build only): npm ci", flush=True)
     try:
         npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit",
@@ -107,16 +100,17 @@ def exporter() -> SlidesExporter:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
+        preprocessors=[drop_image_tooltips],
     )
 
 
-def drop_image_tooltips(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
     """The stored widget state minus Image tooltips: html-manager 1.0.15 cannot draw them."""
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
     for model in state.get("state", {}).values():
         if model.get("model_name") == "ImageModel":
             model["state"].pop("tooltip", None)
-    return nb
+    return nb, resources
 
 
 def build(notebooks: list[Path], out: Path) -> list[Path]:
@@ -125,10 +119,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     vendor(out)
     slides, decks = exporter(), []
     for notebook in notebooks:
-        nb = drop_image_tooltips(nbformat.read(notebook, as_version=4))
-        body, _ = slides.from_notebook_node(nb)
         decks.append(out / f"{notebook.stem}.slides.html")
-        decks[-1].write_text(body, encoding="utf-8")
+        decks[-1].write_text(slides.from_filename(notebook)[0], encoding="utf-8")
     return decks
 
 
