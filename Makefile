@@ -56,10 +56,10 @@ notebooks: $(STAMP)
 slides: $(STAMP)
 	$(BIN)/python -m tools.build_slides
 
-# Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/present.py).
+# Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 NB ?=
 present: $(STAMP)
-	$(BIN)/python -m tools.present $(NB)
+	$(BIN)/python -m tools.servers present $(NB)
 
 clean:
 	rm -rf $(VENV) build artifacts src/*.egg-info

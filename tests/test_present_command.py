@@ -1,5 +1,5 @@
-"""`make present` (python -m tools.present): Voilà behind a token that never appears on a command
-line, serving only the vendored slide assets as files, refusing foreign Host headers."""
+"""`make present` (python -m tools.servers present): Voilà behind a token that never appears on a
+command line, serving only the vendored slide assets as files, refusing foreign Host headers."""
 
 import os
 
@@ -33,7 +33,7 @@ def present(tmp_path_factory):
     env = {**os.environ, "PORT": "8866"}
     env.pop("JUPYTER_TOKEN", None)
     log = tmp_path_factory.mktemp("present") / "voila.log"
-    process, url, token = launch("tools.present", log=log, env=env)
+    process, url, token = launch("tools.servers", "present", log=log, env=env)
     try:
         yield process, url, token
     finally:

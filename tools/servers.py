@@ -1,7 +1,9 @@
 """Start a Jupyter server of this environment on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
 
-`make lab` runs `python -m tools.servers`; `make present` (tools/present.py) and the browser tests
-call start().
+    python -m tools.servers               # `make lab`: JupyterLab on notebooks/
+    python -m tools.servers present [NB]  # `make present`: a notebook as live slides in Voilà
+
+The browser tests call start() and present().
 
 - The token travels in the environment (JUPYTER_TOKEN, readable only by its owner), never on a
   command line, which any local user can read in /proc/PID/cmdline.
@@ -11,9 +13,8 @@ call start().
   Jupyter's own check (allow_remote_access off), and by tools/voila_app.py for Voilà.
 """
 
-from __future__ import annotations
-
 import os
+import queue
 import re
 import secrets
 import signal
@@ -60,25 +61,33 @@ def start(app: str, *options: str, port: int = 8888, env: dict[str, str] | None 
     env = dict(os.environ if env is None else env)
     env["JUPYTER_TOKEN"] = env.get("JUPYTER_TOKEN") or secrets.token_hex(24)
     for _ in range(5):
-        server = launch(command(app, f"--port={port}", *options), env, log)
-        if app == "voila" or serves(server):  # Voilà reports its port once it is bound
+        process = subprocess.Popen(command(app, f"--port={port}", *options), cwd=ROOT, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True)
+        ports = queue.Queue()
+        threading.Thread(target=relay, args=(process, log, ports), daemon=True).start()
+        reported = None
+        with suppress(queue.Empty):  # not within 2 minutes
+            reported = ports.get(timeout=120)
+        server = Server(process, f"http://{HOST}:{reported}", env["JUPYTER_TOKEN"])
+        if reported and (app == "voila" or serves(server)):  # Voilà reports a port it has bound
             return server
-        stop(server.process)
-    raise RuntimeError(f"jupyter {app} found no port it could keep; its output: {log or 'above'}")
-
-
-def launch(args: list[str], env: dict[str, str], log: Path | None) -> Server:
-    """Run args; return once the server reports its port."""
-    process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    reported: list[int] = []
-    ready = threading.Event()
-    threading.Thread(target=relay, args=(process, log, reported, ready), daemon=True).start()
-    if not ready.wait(120) or not reported:
         stop(process)
-        raise RuntimeError(f"the server did not report its port (exit code "
-                           f"{process.returncode}); its output: {log or 'above'}")
-    return Server(process, f"http://{HOST}:{reported[0]}", env["JUPYTER_TOKEN"])
+        if not reported:  # it failed, or hung, before it reported a port: no use starting again
+            break
+    raise RuntimeError(f"jupyter {app} did not start, or lost every port it found (exit code "
+                       f"{process.returncode}); its output: {log or 'above'}")
+
+
+def relay(process: subprocess.Popen, log: Path | None, ports: queue.Queue) -> None:
+    """Copy the server's output to log; put each port it reports, and None when it exits."""
+    with open(log, "a") if log else nullcontext(sys.stderr) as out:
+        for line in process.stdout:
+            out.write(line)
+            out.flush()
+            if match := REPORTED.search(line):
+                ports.put(int(match[1]))
+    ports.put(None)
 
 
 def serves(server: Server, timeout: float = 120) -> bool:
@@ -96,19 +105,6 @@ def serves(server: Server, timeout: float = 120) -> bool:
     return False
 
 
-def relay(process: subprocess.Popen, log: Path | None, reported: list[int],
-          ready: threading.Event) -> None:
-    """Copy the server's output to log; note the first port it reports, and when it exits."""
-    with open(log, "a") if log else nullcontext(sys.stderr) as out:
-        for line in process.stdout:
-            out.write(line)
-            out.flush()
-            if not reported and (match := REPORTED.search(line)):
-                reported.append(int(match.group(1)))
-                ready.set()
-    ready.set()
-
-
 def stop(process: subprocess.Popen) -> None:
     """Stop the server and its kernels (its process group): SIGTERM, then SIGKILL after 10 s."""
     for sig, grace in [(signal.SIGTERM, 10), (signal.SIGKILL, 5)]:
@@ -119,9 +115,43 @@ def stop(process: subprocess.Popen) -> None:
             process.wait(grace)
 
 
-def serve_until_stopped(server: Server, title: str, path: str) -> None:
+def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
+    """notebooks/NAME.ipynb, for NAME with or without .ipynb or notebooks/, or a glob."""
+    found = sorted((ROOT / "notebooks").glob(f"{Path(name).stem}.ipynb"))
+    if len(found) != 1:
+        names = ", ".join(p.stem for p in sorted((ROOT / "notebooks").glob("*.ipynb")))
+        raise ValueError(f"NB must name one notebook in notebooks/; got {name!r}. "
+                         f"Pick one of: {names}")
+    return found[0]
+
+
+def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None = None) -> Server:
+    """Voilà serving notebook as a reveal.js deck with live widgets, code hidden (the template
+    tools/voila/templates/series-reveal); its assets go to build/slides/vendor/ first."""
+    from tools.build_slides import vendor  # nbconvert: imported only when slides are wanted
+
+    vendor(ROOT / "build" / "slides")
+    env = dict(os.environ if env is None else env)
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"),
+                                                        env.get("JUPYTER_PATH")]))
+    return start("voila", str(notebook), "--template=series-reveal",
+                 port=int(env.get("PORT", 8866)), env=env, log=log)
+
+
+def main(argv: list[str]) -> None:
     """Print the URL to open, then wait; Ctrl+C, `kill` or closing the terminal stops the server
-    and its kernels."""
+    and its kernels. PORT picks the preferred port (default 8888 for Lab, 8866 for Voilà)."""
+    try:
+        if argv[:1] == ["present"]:
+            notebook = notebook_path(*argv[1:2])
+            server, path = present(notebook), ""
+            title = f"{notebook.stem} as live slides (arrow keys move)"
+        else:
+            server = start("lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+                           port=int(os.environ.get("PORT", 8888)))
+            title, path = "The Position Problem is open at", "lab/tree/00_start_here.ipynb"
+    except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
+        sys.exit(str(error))
     print(f"\n  {title}:\n\n    {server.url}/{path}?token={server.token}\n\n"
           "  (Ctrl+C stops the server.)\n", flush=True)
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -131,12 +161,5 @@ def serve_until_stopped(server: Server, title: str, path: str) -> None:
     stop(server.process)
 
 
-def main() -> None:
-    """`make lab`: JupyterLab on notebooks/; PORT picks the preferred port (default 8888)."""
-    server = start("lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}",
-                   port=int(os.environ.get("PORT", 8888)))
-    serve_until_stopped(server, "The Position Problem is open at", "lab/tree/00_start_here.ipynb")
-
-
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,6 +1,6 @@
-"""Live slides with Voilà (`make present`, tools/present.py): the explorer as a deck on a kernel.
+"""Live slides with Voilà (`make present`, tools/servers.py): the explorer as a deck on a kernel.
 
-The server is started as `make present` starts it (tools.present.start), with private Jupyter
+The server is started as `make present` starts it (tools.servers.present), with private Jupyter
 folders, and stopped whatever happens. In headless Chromium the deck must be ready, have one
 top-level slide per "slide" cell, show the explorer on its slide, answer a click on Shuffle with a
 new status line (the kernel is live), and load nothing from a network: no failed request, no
@@ -14,7 +14,7 @@ import importlib.util
 import nbformat
 import pytest
 
-from tools import present
+from tools import servers
 from tools.build_slides import AssetsUnavailable
 
 from .jlab import (
@@ -37,20 +37,20 @@ STATUS_CHANGED = (
 
 @pytest.fixture
 def deck(browser, tmp_path_factory):
-    """Voilà serving the explorer notebook as slides (tools.present): yields the deck's URL."""
+    """Voilà serving the explorer notebook as slides (servers.present): yields the deck's URL."""
     if importlib.util.find_spec("voila") is None:
         (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (make setup)")
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
     home = tmp_path_factory.mktemp("voila-home")
     try:
-        server = present.start(EXPLORER, env=private_jupyter_env(home), log=home / "voila.log")
+        server = servers.present(EXPLORER, env=private_jupyter_env(home), log=home / "voila.log")
     except AssetsUnavailable as error:
         (pytest.fail if browser_required() else pytest.skip)(str(error))
     try:
         yield f"{server.url}/?token={server.token}"
     finally:
-        present.servers.stop(server.process)
+        servers.stop(server.process)
 
 
 def test_explorer_is_live_in_the_voila_deck(page, deck):
