@@ -12,8 +12,6 @@ Prints ratios, not verdicts on absolute times (machines here are noisy):
 4. `import posattn` against `import numpy`, each in a fresh interpreter (target ≤ 1.2×).
 """
 
-from __future__ import annotations
-
 import statistics
 import subprocess
 import sys

@@ -10,8 +10,6 @@ For n = 3 and n = 12 words, the time from a new order to new PNG bytes, as media
 Prints the ratios; absolute times are noisy on a shared machine.
 """
 
-from __future__ import annotations
-
 import statistics
 import time
 

@@ -12,8 +12,6 @@ source changed, ``decode()`` resolved, two animation frames later). Rounds inter
 Target: explorer at most 3.5× the PNG swap.
 """
 
-from __future__ import annotations
-
 import argparse
 import statistics
 import tempfile

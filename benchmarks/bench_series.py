@@ -12,8 +12,6 @@ The ratio series / floor is the price of the lessons themselves. Target: at most
     python benchmarks/bench_series.py [--repeat N]
 """
 
-from __future__ import annotations
-
 import argparse
 import ast
 import shutil

@@ -5,8 +5,6 @@ or a function ``def name(…)`` whose body still holds ``...``. The solutions mo
 notebook, ``solutions/nbNN_solutions.py``, defines the same names.
 """
 
-from __future__ import annotations
-
 import ast
 
 EXERCISE = "exercise"

@@ -1,7 +1,5 @@
 """Helpers for the tests of `make lab` and `make present`: run the command, read its URL, probe."""
 
-from __future__ import annotations
-
 import http.client
 import os
 import re

@@ -7,8 +7,6 @@ with its own settings, kernelspec and workspace folders, and it is stopped whate
 (jlab.serving; test_notebook7.py starts a Notebook 7 server the same way).
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Iterator
 from pathlib import Path

@@ -1,8 +1,6 @@
 """Helpers for the browser tests: a private JupyterLab server, and driving a notebook through its
 UI."""
 
-from __future__ import annotations
-
 import json
 import os
 import re

@@ -4,8 +4,6 @@ Selectors are the CSS classes posattn.explorer gives its controls: pp-sentence, 
 pp-order, pp-shuffle, pp-status, pp-figure (the Image widget holding the A | A' figure).
 """
 
-from __future__ import annotations
-
 import pytest
 
 from .jlab import expect, figure_changed, order_value, pi_text, screenshot_path

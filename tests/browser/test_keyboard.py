@@ -2,8 +2,6 @@
 in display order, Enter presses Shuffle, and a sentence confirmed with Enter redraws the explorer.
 """
 
-from __future__ import annotations
-
 import pytest
 
 from .jlab import expect, figure_changed, order_value, pi_text, screenshot_path

@@ -7,8 +7,6 @@ new status line (the kernel is live), and load nothing from a network: no failed
 request to another address.
 """
 
-from __future__ import annotations
-
 import importlib.util
 
 import nbformat

@@ -7,8 +7,6 @@ settings and kernelspec; it is stopped whatever happens (jlab.serving). Notebook
 JupyterLab's components, so its Run menu and notebook model are the ones jlab.py already drives.
 """
 
-from __future__ import annotations
-
 import pytest
 
 from .jlab import (

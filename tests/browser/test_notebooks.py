@@ -1,8 +1,6 @@
 """Every notebook, run from JupyterLab's own Run menu in a real browser: no errors, every widget
 rendered."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import pytest

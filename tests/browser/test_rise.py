@@ -12,8 +12,6 @@ falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails
 lifted too early.
 """
 
-from __future__ import annotations
-
 import json
 
 import nbformat

@@ -10,8 +10,6 @@ code cell with its output, the explorer widget; a "*Figure:*" description stays 
 and is not counted) may scroll: at most MAX_ONE_CELL_OVERFULL per deck, listed in the output.
 """
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 
