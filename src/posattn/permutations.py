@@ -48,7 +48,7 @@ def inverse_permutation(perm) -> np.ndarray:
     return inverse
 
 
-def random_permutation(n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -> np.ndarray:
     """A uniformly random order of range(n), from a seeded generator (or a seed).
 
     >>> random_permutation(4, np.random.default_rng(0)).tolist()
