@@ -48,17 +48,13 @@ def check_invisible_orders(invisible_orders):
             raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
                          f"got an array of shape {got.shape}.")
         found = {_order(row, len(tokens), "each order") for row in got.reshape(-1, len(tokens))}
-        if found != _invisible(tokens):
-            raise NotYet(_hint(tokens, found, _invisible(tokens)))
+        expected = _invisible(tokens)
+        if tuple(range(len(tokens))) not in found:
+            raise NotYet(f"for {tokens}: the original order changes nothing either; include it.")
+        if extra := sorted(found - expected):
+            raise NotYet(f"for {tokens}: the order {list(extra[0])} makes "
+                         f"'{' '.join(tokens[i] for i in extra[0])}', so the picture changes.")
+        if found != expected:
+            raise NotYet(f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
+                         "Did you try every order (pa.all_permutations)?")
     return "an order is invisible exactly when it only swaps equal words: P X = X."
-
-
-def _hint(tokens, found, expected) -> str:
-    if tuple(range(len(tokens))) not in found:
-        return f"for {tokens}: the original order changes nothing either; include it."
-    extra = sorted(found - expected)
-    if extra:
-        return (f"for {tokens}: the order {list(extra[0])} makes "
-                f"'{' '.join(tokens[i] for i in extra[0])}', so the picture changes.")
-    return (f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
-            "Did you try every order (pa.all_permutations)?")
