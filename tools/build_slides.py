@@ -40,6 +40,12 @@ KEEP = {
 class AssetsUnavailable(RuntimeError):
     """The slide assets are not installed, and npm could not install them (no network)."""
 
+    def __init__(self, why: str):  # one line, said when the first build cannot fetch the assets
+        registry = os.environ.get("npm_config_registry", "https://registry.npmjs.org/")
+        super().__init__(f"The slide assets (reveal.js, MathJax, jQuery, RequireJS, widget "
+                         f"renderer) must be fetched once from the npm registry ({registry}); "
+                         f"{why}. Connect once and run it again: later builds need no network.")
+
 
 def install() -> Path:
     """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile."""
@@ -51,11 +57,11 @@ def install() -> Path:
         npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit",
                               "--no-fund"], cwd=NPM_DIR, capture_output=True, text=True)
     except FileNotFoundError:
-        raise AssetsUnavailable(unavailable("npm is not installed (Node.js 18 or newer)")) from None
+        raise AssetsUnavailable("npm is not installed (Node.js 18 or newer)") from None
     if npm.returncode:
         code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
         why = code[1] if code else " ".join(npm.stderr.split())[-200:]
-        raise AssetsUnavailable(unavailable(f"npm ci failed ({why})"))
+        raise AssetsUnavailable(f"npm ci failed ({why})")
     shutil.copy(LOCK, NPM_DIR / INSTALLED)
     return NPM_DIR / "node_modules"
 
@@ -63,14 +69,6 @@ def install() -> Path:
 def installed(folder: Path) -> bool:
     """True when folder was filled from the current lockfile."""
     return (folder / INSTALLED).is_file() and (folder / INSTALLED).read_bytes() == LOCK.read_bytes()
-
-
-def unavailable(why: str) -> str:
-    """The one line said when the first build cannot fetch the assets."""
-    registry = os.environ.get("npm_config_registry", "https://registry.npmjs.org/")
-    return (f"The slide assets (reveal.js, MathJax, jQuery, RequireJS, widget renderer) must be "
-            f"fetched once from the npm registry ({registry}); {why}. Connect once and run it "
-            "again: later builds need no network.")
 
 
 def vendor(out: Path) -> None:
@@ -91,19 +89,6 @@ def vendor(out: Path) -> None:
     shutil.copy(TOOLS / "slides_template" / "series-slides.css", folder / "series-slides.css")
 
 
-def exporter() -> SlidesExporter:
-    """nbconvert's reveal.js exporter, every URL pointing at the local vendor/ folder."""
-    return SlidesExporter(
-        extra_template_paths=[str(TOOLS / "slides_template")], template_file="series.html.j2",
-        reveal_url_prefix="vendor/reveal.js", reveal_theme="white", reveal_transition="none",
-        reveal_width="1280", reveal_height="720", reveal_scroll=True,
-        require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
-        mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
-        widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[drop_image_tooltips],
-    )
-
-
 def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
     """The stored widget state minus Image tooltips: html-manager 1.0.15 cannot draw them."""
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
@@ -117,7 +102,16 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks."""
     out.mkdir(parents=True, exist_ok=True)
     vendor(out)
-    slides, decks = exporter(), []
+    slides = SlidesExporter(  # nbconvert's reveal.js exporter, every URL into the local vendor/
+        extra_template_paths=[str(TOOLS / "slides_template")], template_file="series.html.j2",
+        reveal_url_prefix="vendor/reveal.js", reveal_theme="white", reveal_transition="none",
+        reveal_width="1280", reveal_height="720", reveal_scroll=True,
+        require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
+        mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
+        widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
+        preprocessors=[drop_image_tooltips],
+    )
+    decks = []
     for notebook in notebooks:
         decks.append(out / f"{notebook.stem}.slides.html")
         decks[-1].write_text(slides.from_filename(notebook)[0], encoding="utf-8")
