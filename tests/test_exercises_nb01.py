@@ -47,7 +47,7 @@ def test_solution_P_passes_and_reorders_like_indexing():
     (np.ones((4, 4)), "exactly one 1"),
     (pa.permutation_matrix(nb01.PERM).T, "transpose"),
     (np.eye(4), "column perm[i]"),
-    ("P", "must be numbers"),
+    ("P", "must be an array of numbers"),
     (np.full((4, 4), np.nan), "NaN"),
 ])
 def test_wrong_P_gets_a_specific_hint(P, hint):
@@ -66,7 +66,7 @@ def test_solution_mixing_function_passes():
     (lambda X: X.sum(axis=0), "shape of X"),
     (lambda X: 2 * X, "ignores the other tokens"),
     (lambda X: 1 / 0, "ZeroDivisionError"),
-    (lambda X: "X", "must be numbers"),
+    (lambda X: "X", "must be an array of numbers"),
     ("X + 1", "must be a function"),
 ])
 def test_non_mixing_or_non_equivariant_functions_get_a_hint(f, hint):

@@ -21,7 +21,7 @@ def test_solution_y1_passes_and_equals_row_1_of_AV():
 @pytest.mark.parametrize(("y_1", "hint"), [
     (..., "replace the ..."),
     ([1.0, 2.0, 3.0], "shape (2,)"),
-    ("abc", "must be numbers"),
+    ("abc", "must be an array of numbers"),
     ([np.nan, 1.0], "NaN"),
     ((nb02.A.T @ nb02.V)[1], "column 1"),
     ((nb02.A @ nb02.V)[0], "row 1 of A"),

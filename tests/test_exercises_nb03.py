@@ -23,7 +23,7 @@ def naive_softmax(s):
     (lambda s: np.exp(s - s.max()), "not softmax"),
     (lambda s: ..., "returns nothing yet"),
     (lambda s: np.ones(2), "shape"),
-    (lambda s: "weights", "must be numbers"),
+    (lambda s: "weights", "must be an array of numbers"),
     (lambda s: s.nope, "AttributeError"),
     ("softmax", "must be a function"),
 ])
@@ -35,7 +35,7 @@ def test_wrong_softmax_gets_a_hint(f, hint):
 @pytest.mark.parametrize(("answer", "hint"), [
     (256, "variance"),
     (2.0, "sum of d_k"),
-    ("sixteen", "must be numbers"),
+    ("sixteen", "must be an array of numbers"),
     ([16.0, 16.0], "shape ()"),
     (float("nan"), "NaN"),
     (4 + 4j, "real numbers"),

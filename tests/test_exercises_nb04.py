@@ -36,7 +36,7 @@ def _A_and_P():
         (lambda A, P: P @ A, "only one side"),
         (lambda A, P: A @ P.T, "only one side"),
         (lambda A, P: P.T @ A @ P, "row i of the new matrix"),
-        (lambda A, P: A[:2], "should have shape"),
+        (lambda A, P: A[:2], "must have shape"),
     ],
 )
 def test_wrong_shuffled_attention_gets_not_yet(make, message):
@@ -54,7 +54,7 @@ def test_shuffled_attention_matches_the_reordered_sentence():
 @pytest.mark.parametrize(
     ("rows", "message"),
     [([], "something does change"), ([1, 2, 4], "too many"), ([0, 6], "which rows"),
-     ("one", "must be numbers"), ([1.5, 4], "row indices from 0 to 6"), ([1, 9], "from 0 to 6")],
+     ("one", "array of numbers"), ([1.5, 4], "row indices from 0 to 6"), ([1, 9], "from 0 to 6")],
 )
 def test_wrong_rows_get_not_yet(rows, message):
     feedback = nb04.check_changed_rows(rows)

@@ -39,7 +39,7 @@ def test_wrong_alibi_biases_get_a_hint(f, hint):
 
 
 @pytest.mark.parametrize(("j", "hint"), [(8, "sign of the offset"), (3, "i − j only"),
-                                         ("zero", "must be numbers")])
+                                         ("zero", "must be an array of numbers")])
 def test_wrong_rope_partners_get_a_hint(j, hint):
     feedback = nb08.check_rope_partner(j)
     assert not feedback.ok and hint in feedback.message

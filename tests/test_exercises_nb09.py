@@ -43,7 +43,7 @@ def _forgets_mirrors(pairs):
     [
         (_all_right, "expected 0.5"),
         (_forgets_mirrors, "costs one mistake"),
-        (lambda pairs: "half", "ceiling(pairs) must be numbers"),
+        (lambda pairs: "half", "ceiling(pairs) must be an array of numbers"),
         (lambda pairs: 1 / 0, "raised ZeroDivisionError"),
         (3, "must be a function"),
     ],

@@ -12,7 +12,7 @@ otherwise, as the helpers below do when an answer is not what they need.
 ...     return "two it is."
 >>> check_two(...), check_two(3), check_two("two"), check_two(2)
 (❌ Not yet: replace the ... with a number, then run the cell again., ❌ Not yet: count again., \
-❌ Not yet: x must be numbers; got str 'two'., ✅ Right: two it is.)
+❌ Not yet: x must be an array of numbers; got str 'two'., ✅ Right: two it is.)
 """
 
 import functools
@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from .._checks import numbers_array
 
 
 @dataclass(frozen=True)
@@ -58,33 +60,21 @@ def checker(what: str) -> Callable:
                 return Feedback(False, str(hint))
             except Exception as exc:  # noqa: BLE001 - an answer of any kind may fail in any way
                 return Feedback(False, f"this answer could not be checked ({type(exc).__name__}: "
-                                       f"{_short(exc)}). The exercise asks for {what}.")
+                                       f"{exc!s:.120}). The exercise asks for {what}.")
 
         return checked
 
     return decorate
 
 
-def _short(value, limit: int = 120) -> str:
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
     """The answer as a finite float64 array (of ``shape`` if given; −inf allowed if ``masked``)."""
-    if isinstance(answer, (str, bytes, dict, set)) or callable(answer):
-        raise NotYet(f"{name} must be numbers; got {type(answer).__name__} "
-                     f"{_short(repr(answer), 40)}.")
     try:
-        array = np.asarray(answer)
-        if np.iscomplexobj(array):
-            raise NotYet(f"{name} must be real numbers; got a complex value.")
-        array = array.astype(np.float64)
-    except (TypeError, ValueError):
-        raise NotYet(f"{name} must be numbers in a list or an array; got "
-                     f"{_short(repr(answer), 60)}.") from None
+        array = numbers_array(name, answer)  # the package's own check and message
+    except TypeError as exc:
+        raise NotYet(str(exc)) from None
     if shape is not None and array.shape != tuple(shape):
-        raise NotYet(f"{name} should have shape {tuple(shape)}; got {array.shape}.")
+        raise NotYet(f"{name} must have shape {tuple(shape)}; got shape {array.shape}.")
     if np.isnan(array).any() or not (masked or np.isfinite(array).all()):
         allowed = "a number or -np.inf" if masked else "a finite number"
         raise NotYet(f"{name} holds NaN or inf; every entry should be {allowed}.")
@@ -106,7 +96,7 @@ def as_choice(answer, options, name: str = "choice") -> str:
     text = answer.strip("() ").lower() if isinstance(answer, str) else None
     if text not in options:
         listed = ", ".join(map(repr, options))
-        raise NotYet(f"{name} must be one of {listed}; got {_short(repr(answer), 40)}.")
+        raise NotYet(f"{name} must be one of {listed}; got {answer!r:.40}.")
     return text
 
 
@@ -117,7 +107,7 @@ def call(f, *args, name: str = "your function"):
     try:
         out = f(*args)
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
-        raise NotYet(f"{name} raised {type(exc).__name__}: {_short(exc)}") from None
+        raise NotYet(f"{name} raised {type(exc).__name__}: {exc!s:.120}") from None
     if out is ... or out is None:
         raise NotYet(f"{name} returns nothing yet: replace the ... after `return`.")
     return out
