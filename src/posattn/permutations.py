@@ -20,10 +20,7 @@ def permutation_matrix(perm) -> np.ndarray:
     [[0, 0, 1], [1, 0, 0], [0, 1, 0]]
     """
     perm = check_perm(perm)
-    n = perm.size
-    P = np.zeros((n, n))
-    P[np.arange(n), perm] = 1.0  # row i picks row perm[i]
-    return P
+    return np.eye(perm.size)[perm]  # row i is row perm[i] of the identity
 
 
 def permute(X, perm) -> np.ndarray:
@@ -42,10 +39,7 @@ def inverse_permutation(perm) -> np.ndarray:
     >>> inverse_permutation([2, 0, 1]).tolist()
     [1, 2, 0]
     """
-    perm = check_perm(perm)
-    inverse = np.empty_like(perm)
-    inverse[perm] = np.arange(perm.size)
-    return inverse
+    return np.argsort(check_perm(perm))  # the position at which each index sits in perm
 
 
 def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -> np.ndarray:
