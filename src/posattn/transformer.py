@@ -15,17 +15,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._checks import as_matrix, check_int, check_number
-from .attention import scaled_dot_product_attention
-
-KEYS = ("W_Q", "W_K", "W_V", "W_O", "W_1", "b_1", "W_2", "b_2",
-        "gamma_1", "beta_1", "gamma_2", "beta_2")
+from .attention import inputs, scaled_dot_product_attention
 
 
-def _shapes(d_model: int, d_ff: int) -> dict:
-    """The shape of every array of one block, in KEYS order."""
-    square, wide, tall = (d_model, d_model), (d_model, d_ff), (d_ff, d_model)
-    return (dict.fromkeys(KEYS[:4], square) | {"W_1": wide, "b_1": (d_ff,), "W_2": tall}
-            | dict.fromkeys(KEYS[7:], (d_model,)))
+def _shapes(m: int, f: int) -> dict:
+    """The shape of every array of one block (d_model = m, d_ff = f), in the order drawn."""
+    return {"W_Q": (m, m), "W_K": (m, m), "W_V": (m, m), "W_O": (m, m), "W_1": (m, f),
+            "b_1": (f,), "W_2": (f, m), "b_2": (m,), "gamma_1": (m,), "beta_1": (m,),
+            "gamma_2": (m,), "beta_2": (m,)}
+
+
+KEYS = tuple(_shapes(1, 1))  # the names of one block's arrays
 
 
 def _heads(n_heads, d_model: int, name: str = "n_heads") -> int:
@@ -50,15 +50,12 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
     >>> Y.shape, A.shape
     ((3, 4), (2, 3, 3))
     """
-    X = as_matrix("X", X, ("n", "d"))
-    d = X.shape[1]
-    W_Q = as_matrix("W_Q", W_Q, (d, "d_model"), f" to match X's {d} features")
-    d_model = W_Q.shape[1]
-    W_K = as_matrix("W_K", W_K, (d, d_model), ", the shape of W_Q")
-    W_V = as_matrix("W_V", W_V, (d, d_model), ", the shape of W_Q")
+    X, W_Q, W_K, W_V = inputs(as_matrix("X", X, ("n", "d")), W_Q, W_K, W_V)  # attention's checks
+    n, d_model = X.shape[0], W_Q.shape[1]
+    as_matrix("W_V", W_V, W_Q.shape, ", the shape of W_Q")  # each head gets d_h values too
     W_O = as_matrix("W_O", W_O, (d_model, "d_out"), f", one row per column of the {d_model} "
                  "concatenated head outputs")
-    n, d_h = X.shape[0], d_model // _heads(n_heads, d_model)
+    d_h = d_model // _heads(n_heads, d_model)
     # (n, d) @ (d, d_model) -> (n, d_model) -> (n_heads, n, d_h): head h gets the columns s_h
     Q, K, V = ((X @ W).reshape(n, -1, d_h).swapaxes(0, 1) for W in (W_Q, W_K, W_V))
     Y, A = scaled_dot_product_attention(Q, K, V, mask=mask)  # (n_heads, n, d_h), (n_heads, n, n)
