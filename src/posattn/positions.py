@@ -196,5 +196,4 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     f = _lookup(scheme, options)
     if f is None:
         return self_attention(X, W_Q, W_K, W_V)
-    Q, K, V, mask, bias = f(X, W_Q, W_K, W_V, **options)
-    return scaled_dot_product_attention(Q, K, V, mask=mask, bias=bias)
+    return scaled_dot_product_attention(*f(X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
