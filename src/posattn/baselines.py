@@ -37,12 +37,10 @@ def rnn(X, W_x, W_h) -> np.ndarray:
     W_x = as_matrix("W_x", W_x, (X.shape[1], "d_h"), f" to match X's {X.shape[1]} features")
     d_h = W_x.shape[1]
     W_h = as_matrix("W_h", W_h, (d_h, d_h), f", square to match W_x's {d_h} hidden units")
-    H = np.zeros((X.shape[0], d_h))
-    h = np.zeros(d_h)  # h_{−1} = 0
+    H = np.zeros((X.shape[0] + 1, d_h))  # row t + 1 holds h_t; row 0 is h_{−1} = 0
     for t, x_t in enumerate(X):  # one step at a time: step t needs h_{t−1}
-        h = np.tanh(x_t @ W_x + h @ W_h)  # (d,) @ (d, d_h) + (d_h,) @ (d_h, d_h) -> (d_h,)
-        H[t] = h
-    return check_finite("H", H, TOO_LARGE)
+        H[t + 1] = np.tanh(x_t @ W_x + H[t] @ W_h)  # (d,)(d, d_h) + (d_h,)(d_h, d_h) -> (d_h,)
+    return check_finite("H", H[1:], TOO_LARGE)
 
 
 def conv_kernel(width: int = 3, d: int = 8, d_out: int = 4, seed: int = 0) -> np.ndarray:
