@@ -84,11 +84,9 @@ def _loss(params: dict, ids, labels, scheme):
 
 def _by_length(data) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """The sentences grouped by length: n -> (ids (B, n), labels (B,)), lengths ascending."""
-    groups: dict[int, list] = {}
-    for ids, label in data:
-        groups.setdefault(len(ids), []).append((ids, label))
-    return {n: (np.array([ids for ids, _ in rows]), np.array([label for _, label in rows]))
-            for n, rows in sorted(groups.items())}
+    data = sorted(data, key=lambda row: len(row[0]))  # stable: each length keeps its order
+    return {n: tuple(map(np.array, zip(*rows, strict=True)))
+            for n, rows in itertools.groupby(data, key=lambda row: len(row[0]))}
 
 
 def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS,
