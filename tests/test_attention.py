@@ -156,8 +156,8 @@ def test_self_attention_is_not_permutation_invariant(dog_bites_man):
 
 def test_x_must_be_two_dimensional(dog_bites_man):
     _, W, _ = dog_bites_man
-    with pytest.raises(ValueError, match=r"X must be 2-D, shape \(n, d\) with one row per token; "
-                                         r"got 1-D array of shape \(8,\)"):
+    with pytest.raises(ValueError, match=r"X must be 2-D, shape \(n, d\) with one row per token, "
+                                         r"or 3-D.*; got 1-D array of shape \(8,\)"):
         pa.self_attention(np.ones(8), *W)
 
 

@@ -60,12 +60,7 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, nd
     ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
     array = numbers_array(name, raw(value))
-    if batch and array.ndim > 2:
-        ndim = 3
-        if array.ndim > 3:
-            raise ValueError(f"{name} must be 2-D, shape (n, d) with one row per token, or 3-D, "
-                             f"shape (B, n, d) for B sequences of equal length; got "
-                             f"{array.ndim}-D array of shape {array.shape}.")
+    ndim = 3 if batch and array.ndim == 3 else ndim
     if shape is not None:
         if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                            for want, got in zip(shape, array.shape, strict=True)):
@@ -73,6 +68,7 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, nd
             raise ValueError(f"{name} must have shape {want}{why}; got shape {array.shape}.")
     elif array.ndim != ndim:
         rows = "(n, d) with one row per token" if ndim == 2 else f"{ndim} axes"
+        rows += ", or 3-D, shape (B, n, d) for B sequences of equal length" if batch else ""
         raise ValueError(f"{name} must be {ndim}-D, shape {rows}; got {array.ndim}-D array of "
                          f"shape {array.shape}.")
     if array.size == 0:
@@ -93,18 +89,18 @@ def check_finite(name: str, value, fix: str):
     return value
 
 
-def check_number(name: str, value, low: float = -math.inf, *, above: bool = False):
-    """A real, finite number ≥ ``low`` (> ``low`` when ``above``); an ArrayBox passes as it is."""
+def check_number(name: str, value, above: float = -math.inf):
+    """A real, finite number > ``above``; an ArrayBox passes as it is."""
     x = raw(value)
     x = x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
         raise TypeError(f"{name} must be a real number; got {type(x).__name__} {x!r:.80}.")
     try:
-        ok = math.isfinite(x) and (x > low if above else x >= low)
+        ok = math.isfinite(x) and x > above
     except OverflowError:  # an int too large for a float
         ok = False
     if not ok:
-        bound = "" if low == -math.inf else f" {'above' if above else 'at least'} {low}"
+        bound = "" if above == -math.inf else f" above {above}"
         raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
     return value if traced(value) else float(x)
 

@@ -91,7 +91,7 @@ def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
     >>> alibi_bias(3).tolist()
     [[-0.0, -0.5, -1.0], [-0.5, -0.0, -0.5], [-1.0, -0.5, -0.0]]
     """
-    n, m = check_int("n", n), check_number("slope", slope, 0.0, above=True)
+    n, m = check_int("n", n), check_number("slope", slope, above=0.0)
     i = np.arange(n)
     B = -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
     return check_finite("the bias −m·|i − j|", B, f"slope = {m} is too large for n = {n}.")

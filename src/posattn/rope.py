@@ -20,7 +20,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     [1.0, 0.1]
     """
     d = check_int("d", d)
-    base = check_number("base", base, 1.0, above=True)  # the paper uses 10000
+    base = check_number("base", base, above=1.0)  # the paper uses 10000
     i = np.arange((d + 1) // 2)
     return base ** (-2.0 * i / d)  # (⌈d/2⌉,)
 

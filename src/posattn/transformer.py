@@ -74,7 +74,7 @@ def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
     d = X.shape[1]
     gamma = 1.0 if gamma is None else as_matrix("gamma", gamma, (d,), f" to match X's {d} features")
     beta = 0.0 if beta is None else as_matrix("beta", beta, (d,), f" to match X's {d} features")
-    eps = check_number("eps", eps, 0.0, above=True)  # PyTorch's default is 1e-5
+    eps = check_number("eps", eps, above=0.0)  # PyTorch's default is 1e-5
     mu = X.mean(axis=1, keepdims=True)  # (n, 1): one mean per token
     var = ((X - mu) ** 2).mean(axis=1, keepdims=True)  # (n, 1): one variance per token
     return gamma * (X - mu) / np.sqrt(var + eps) + beta  # (n, d)
