@@ -88,8 +88,5 @@ def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):
     """
     d, d_k, d_v = check_int("d", d), check_int("d_k", d_k), check_int("d_v", d_v)
     rng = np.random.default_rng(check_int("seed", seed, minimum=0))
-    scale = 1.0 / np.sqrt(d)
-    W_Q = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)
-    W_K = rng.normal(0.0, scale, (d, d_k))  # (d, d_k)
-    W_V = rng.normal(0.0, scale, (d, d_v))  # (d, d_v)
-    return W_Q, W_K, W_V
+    # W_Q (d, d_k), W_K (d, d_k), W_V (d, d_v), drawn in that order
+    return tuple(rng.normal(0.0, 1.0 / np.sqrt(d), (d, cols)) for cols in (d_k, d_k, d_v))
