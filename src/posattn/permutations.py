@@ -39,7 +39,10 @@ def inverse_permutation(perm) -> np.ndarray:
     >>> inverse_permutation([2, 0, 1]).tolist()
     [1, 2, 0]
     """
-    return np.argsort(check_perm(perm))  # the position at which each index sits in perm
+    perm = check_perm(perm)
+    inverse = np.empty_like(perm)
+    inverse[perm] = np.arange(perm.size)  # O(n): argsort would sort
+    return inverse
 
 
 def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -> np.ndarray:
