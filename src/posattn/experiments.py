@@ -147,10 +147,8 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     """
     _lookup(scheme, {})
     seed = check_int("seed", seed, minimum=0)
-    train_max_len = check_int("train_max_len", train_max_len, minimum=2)
-    test_len = check_int("test_len", test_len, minimum=2)
     for name, value in (("train_max_len", train_max_len), ("test_len", test_len)):
-        if value > 64:
+        if check_int(name, value, minimum=2) > 64:
             raise ValueError(f"{name} must be at most 64; got {value}. Longer rows make the "
                              "training slow: keep them short.")
     rng, vocab = np.random.default_rng([seed, 2]), len(NOUNS)  # the rows: their own stream
