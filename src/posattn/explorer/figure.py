@@ -30,10 +30,10 @@ def png(canvas: FigureCanvasAgg) -> bytes:
 class ExplorerFigure:
     """A (left) and A2 (right) on one colour scale: 0 to the largest weight of both, rounded up."""
 
-    def __init__(self, size: tuple[float, float] = (10.0, 5.0), dpi: int = 100):
-        self.figure = Figure(figsize=size, dpi=dpi)
+    def __init__(self):
+        self.figure = Figure(figsize=(10.0, 5.0), dpi=100)
         FigureCanvasAgg(self.figure)
-        self.close()  # nothing drawn yet
+        self._labels = None  # no axes yet: the first update builds them
 
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
@@ -42,15 +42,11 @@ class ExplorerFigure:
         vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
         if vmax != self._vmax:
             self._capture(vmax)
-        left, right = self.axes
-        shown = (A.tobytes(), titles[0], heading)  # a new order alone leaves A's panel as it is
-        panels = [(left, A, titles[0])] if shown != self._shown else []
-        panels.append((right, A2, titles[1]))
-        part = {} if len(panels) == 2 else {"bbox": self._right, "xy": (0, 0)}
-        self.figure.canvas.restore_region(self._background, **part)
+        self.figure.canvas.restore_region(self._background)
+        right = self.axes[1]
         right.set_xticks(right.get_xticks(), labels2)
         right.set_yticks(right.get_yticks(), labels2)
-        for ax, M, title in panels:
+        for ax, M, title in zip(self.axes, (A, A2), titles, strict=True):
             ax.images[0].set_data(M)
             for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
                                            strict=False):  # no values when n > MAX_ANNOTATED
@@ -59,10 +55,8 @@ class ExplorerFigure:
             ax.title.set_text(title)  # set_title would forget where the layout put it
             for artist in self._artists(ax):
                 self.figure.draw_artist(artist)
-        if len(panels) == 2:
-            self.heading.set_text(heading)
-            self.figure.draw_artist(self.heading)
-        self._shown = shown
+        self.heading.set_text(heading)
+        self.figure.draw_artist(self.heading)
         return png(self.figure.canvas)
 
     def _artists(self, ax) -> list:
@@ -99,14 +93,10 @@ class ExplorerFigure:
             artist.set_alpha(0.0)
         self.figure.canvas.draw()
         self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
-        box, height = self.axes[1].get_tightbbox().padded(2), self.figure.bbox.height
-        self._right = (box.x0, height - box.y1, box.x1, height - box.y0)  # rows from the top
         for artist in dynamic:
             artist.set_alpha(None)
-        self._vmax, self._shown = vmax, None
+        self._vmax = vmax
 
     def close(self) -> None:
-        """Let go of the background and of pyplot's hold on the figure, if it has one."""
-        plt.close(self.figure)
-        self.axes, self.colorbar, self.heading = (), None, None
-        self._labels, self._vmax, self._background, self._right, self._shown = (None,) * 5
+        """Let go of the axes and the cached background (the explorer object may live on)."""
+        self.axes, self.colorbar, self.heading, self._background = (), None, None, None
