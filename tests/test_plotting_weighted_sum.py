@@ -39,8 +39,10 @@ def test_arrows_follow_the_order_tip_to_tail_and_labels_show_weights():
 @pytest.mark.parametrize(
     ("V_", "weights", "order", "match"),
     [
-        (np.ones((3, 4)), alpha, None, r"V must have 2 columns .* got shape \(3, 4\)"),
-        (V, [0.5, 0.5], None, r"weights must have one entry per row of V \(3\); got 2"),
+        (np.ones((3, 4)), alpha, None,
+         r"V must have shape \(n, 2\) to be drawn in the plane .*; got shape \(3, 4\)"),
+        (V, [0.5, 0.5], None,
+         r"weights must have shape \(3,\) \(one entry per row of V\); got shape \(2,\)"),
         (V, alpha, [0, 0, 1], r"order must be a permutation of range\(3\)"),
     ],
 )

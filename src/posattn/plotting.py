@@ -100,13 +100,9 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
     """y = Σ_j α_j v_j in the plane: values v_j (V: (n, 2)) as dots, terms α_j v_j as arrows
     added in ``order`` (default 0, 1, …; any order ends at the same y), y a star; returns the Axes.
     """
-    V, alpha = as_matrix("V", V), as_matrix("weights", weights, ndim=1)
+    V = as_matrix("V", V, ("n", 2), " to be drawn in the plane (pick two columns: V[:, :2])")
     n = V.shape[0]
-    if V.shape[1] != 2:
-        raise ValueError(f"V must have 2 columns to be drawn in the plane; got shape {V.shape}. "
-                         "Pick two, e.g. V[:, :2].")
-    if alpha.size != n:
-        raise ValueError(f"weights must have one entry per row of V ({n}); got {alpha.size}.")
+    alpha = as_matrix("weights", weights, (n,), " (one entry per row of V)")
     order = check_perm(range(n) if order is None else order, n, "order")
     labels = _labels("tokens", tokens, n)
     ax = ax if ax is not None else plt.subplots(figsize=(5, 5), layout="constrained")[1]
