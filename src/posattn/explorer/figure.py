@@ -1,8 +1,5 @@
-"""The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting.
-
-A new sentence rebuilds the axes, placed once by constrained layout; a click gives existing
-artists new data and redraws them over a cached background (``copy_from_bbox``,
-``restore_region``, ``draw_artist``), sent as a PNG (Pillow) for an ``ipywidgets.Image``.
+"""The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting
+(``copy_from_bbox``, ``restore_region``, ``draw_artist``) and sent as a PNG (Pillow).
 """
 
 import io

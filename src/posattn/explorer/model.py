@@ -1,7 +1,6 @@
 """The explorer's rules, pure (numpy only): read the inputs, compute A and A', word the result.
 
-A' = attention(P X), and A' = P A Pᵀ exactly when attention is permutation equivariant. Tokens
-are positions: the two "the" of "the dog bit the man" are labelled ``the`` and ``the′``.
+A' = attention(P X), and A' = P A Pᵀ exactly when attention is permutation equivariant.
 """
 
 import itertools
@@ -20,7 +19,6 @@ MAX_LETTERS = 16  # a longer word would crowd the other panel
 MAX_LISTED = 4  # up to 4 words (4! = 24 orders) the order is picked from a list
 TOLERANCE = 1e-12  # "equal up to floating point": rounding noise is ~1e-16
 NAMES = tuple(SCHEMES)  # the named schemes, in the registry's order; None is "no positions"
-EXAMPLE = "Type a sentence such as 'dog bites man'."
 
 
 def parse_sentence(text) -> list[str]:
@@ -34,7 +32,7 @@ def parse_sentence(text) -> list[str]:
         got = (f"1 word: {tokens[0]!r}" if tokens else
                f"only punctuation {text.strip()!r}" if text.strip() else "an empty box")
         raise ValueError(f"sentence must hold at least 2 words to have an order; got {got}. "
-                         f"{EXAMPLE}")
+                         "Type a sentence such as 'dog bites man'.")
     if len(tokens) > MAX_WORDS:
         raise ValueError(f"sentence must hold at most {MAX_WORDS} words (so the heatmap stays "
                          f"readable); got {len(tokens)}. Shorten the sentence.")

@@ -1,8 +1,7 @@
 """The "dog bites man" explorer: shuffle a sentence and watch A' = P A Pᵀ (ipywidgets).
 
 Controls in display and Tab order, then the status line, the A | A' figure, the figure in words
-and Y | Y'. Input that cannot be used becomes a message; the last good state stays on screen.
-CSS classes ``pp-<name>`` are the browser tests' handles.
+and Y | Y'; CSS classes ``pp-<name>`` are the browser tests' handles.
 """
 
 from html import escape
@@ -101,27 +100,23 @@ class ShuffleExplorer(widgets.VBox):
                                        self.unshuffle]),
                          self.status, self.image, self.caption, self.outputs]
         self._draw(model.compute_view(tokens, np.arange(len(tokens))))
-        self._connect()
-        _replaces_earlier_run(self)
-
-    def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
-        return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
-                f"scheme={self.scheme.value!r})")
-
-    def _connect(self) -> None:
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
         for control in (self.scheme, self.unshuffle):
             control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
         self.order.observe(lambda change: self._on(self.view.tokens, change["new"]), names="value")
         self.shuffle_button.on_click(lambda _: self.shuffle())
         self.reset_button.on_click(lambda _: self._on(self.view.tokens, None))  # π = identity
+        _replaces_earlier_run(self)
+
+    def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
+        return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
+                f"scheme={self.scheme.value!r})")
 
     def shuffle(self) -> None:
         """A new random order, never the one on screen (seeded, so a lesson replays)."""
-        n = len(self.view.tokens)
-        perm = self._rng.permutation(n)
+        perm = self.view.perm
         while (perm == self.view.perm).all():
-            perm = self._rng.permutation(n)
+            perm = self._rng.permutation(perm.size)
         self._on(self.view.tokens, perm)
 
     def _on(self, tokens, perm) -> None:
