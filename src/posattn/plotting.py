@@ -29,8 +29,7 @@ def _labels(name: str, labels, n: int) -> list[str]:
 def text_colours(M, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_CMAP) -> np.ndarray:
     """Black on light cells, white on dark ones (by the luma of each cell's colour)."""
     rgba = plt.get_cmap(cmap)((np.asarray(M) - vmin) / (vmax - vmin or 1.0))  # (n, m, 4)
-    r, g, b = np.moveaxis(rgba[..., :3], -1, 0)
-    return np.where(0.299 * r + 0.587 * g + 0.114 * b > 0.5, "black", "white")
+    return np.where(rgba[..., :3] @ [0.299, 0.587, 0.114] > 0.5, "black", "white")  # luma > 0.5
 
 
 def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SIGNED_CMAP,
@@ -68,8 +67,7 @@ def attention_heatmap(A, tokens=None, ax=None, *, title=None, values=None):
     A = as_matrix("A", A)
     image = heatmap(A, ax, row_labels=tokens, col_labels=tokens, title=title, cmap=ATTENTION_CMAP,
                     vmin=0.0, vmax=1.0, values=values)
-    image.axes.set_ylabel("query i (attends)")
-    image.axes.set_xlabel("key j (attended to)")
+    image.axes.set(ylabel="query i (attends)", xlabel="key j (attended to)")
     image.axes.xaxis.set_label_position("top")
     return image
 
