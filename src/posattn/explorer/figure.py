@@ -35,15 +35,14 @@ class ExplorerFigure:
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
         if tuple(labels) != self._labels:  # another sentence, or the same words in another order
-            self._rebuild(list(labels), list(labels2), titles)
+            self._rebuild(list(labels), titles)
         vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
         if vmax != self._vmax:
             self._capture(vmax)
         self.figure.canvas.restore_region(self._background)
-        right = self.axes[1]
-        right.set_xticks(right.get_xticks(), labels2)
-        right.set_yticks(right.get_yticks(), labels2)
-        for ax, M, title in zip(self.axes, (A, A2), titles, strict=True):
+        for ax, M, words, title in zip(self.axes, (A, A2), (labels, labels2), titles, strict=True):
+            ax.set_xticks(ax.get_xticks(), words)
+            ax.set_yticks(ax.get_yticks(), words)
             ax.images[0].set_data(M)
             for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
                                            strict=False):  # no values when n > MAX_ANNOTATED
@@ -61,15 +60,15 @@ class ExplorerFigure:
         words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax is self.axes[1] else []
         return [*ax.images, *ax.spines.values(), *ax.texts, ax.title, *words]
 
-    def _rebuild(self, labels, labels2, titles) -> None:
+    def _rebuild(self, labels, titles) -> None:
         """New axes for a new sentence, placed once by constrained layout for these words."""
         figure, n = self.figure, len(labels)
         figure.clear()
         figure.set_layout_engine("constrained")
         with plt.style.context(STYLE):
             self.axes = figure.subplots(1, 2)
-            for ax, words, title in zip(self.axes, (labels, labels2), titles, strict=True):
-                attention_heatmap(np.zeros((n, n)), words, ax, values=n <= MAX_ANNOTATED)
+            for ax, title in zip(self.axes, titles, strict=True):  # update() gives each its words
+                attention_heatmap(np.zeros((n, n)), labels, ax, values=n <= MAX_ANNOTATED)
                 ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
                 ax.set_title(title)
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
