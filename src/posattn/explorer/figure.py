@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from PIL import Image
 
 from ..plotting import MAX_ANNOTATED, STYLE, attention_heatmap, text_colours
@@ -64,7 +65,6 @@ class ExplorerFigure:
         """New axes for a new sentence, placed once by constrained layout for these words."""
         figure, n = self.figure, len(labels)
         figure.clear()
-        figure.set_layout_engine("constrained")
         with plt.style.context(STYLE):
             self.axes = figure.subplots(1, 2)
             for ax, title in zip(self.axes, titles, strict=True):  # update() gives each its words
@@ -74,8 +74,7 @@ class ExplorerFigure:
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
                                             label=SCALE.format(1.0), format="%.2f")
             self.heading = figure.suptitle(" ")
-        figure.get_layout_engine().execute(figure)
-        figure.set_layout_engine("none")  # later draws keep these positions
+        ConstrainedLayoutEngine().execute(figure)  # once: later draws keep these positions
         self._labels, self._vmax = tuple(labels), None
 
     def _capture(self, vmax: float) -> None:
