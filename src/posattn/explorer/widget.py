@@ -6,6 +6,7 @@ and Y | Y'; CSS classes ``pp-<name>`` are the browser tests' handles.
 
 from html import escape
 
+import IPython
 import ipywidgets as widgets
 import numpy as np
 
@@ -34,9 +35,7 @@ _MADE_BY_CELL: dict[str, tuple[str, list]] = {}  # cell id -> (its last run, the
 def _replaces_earlier_run(explorer) -> None:
     """A notebook cell run again closes the explorers its earlier run made, so re-running it stays
     flat. JupyterLab, Notebook 7 and nbclient send the cell's id with each run."""
-    from IPython import get_ipython
-
-    kernel = getattr(get_ipython(), "kernel", None)
+    kernel = getattr(IPython.get_ipython(), "kernel", None)
     request = (kernel.get_parent() if kernel is not None else None) or {}
     cell, run = request.get("metadata", {}).get("cellId"), request.get("header", {}).get("msg_id")
     if cell is not None:
