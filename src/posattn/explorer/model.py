@@ -111,7 +111,7 @@ class View:
     Y_error: float  # max |Y' − P Y|
 
 
-def compute_view(tokens, perm, scheme: str | None = None) -> View:
+def compute_view(tokens, perm=None, scheme: str | None = None) -> View:
     """Attention of the sentence and of its reordering, and how far A' is from P A Pᵀ.
 
     >>> view = compute_view(["dog", "bites", "man"], [2, 1, 0])
@@ -119,7 +119,7 @@ def compute_view(tokens, perm, scheme: str | None = None) -> View:
     (['man', 'bites', 'dog'], True)
     """
     tokens = tuple(tokens)
-    perm = check_perm(perm, len(tokens))
+    perm = check_perm(range(len(tokens)) if perm is None else perm, len(tokens))  # None: identity
     X, W = embed(list(tokens)), default_projections()  # X: (n, d)
     Y, A = attention_with_positions(X, *W, scheme=scheme)
     Y_shuffled, A_shuffled = attention_with_positions(X[perm], *W, scheme=scheme)  # P X = X[perm]

@@ -98,7 +98,7 @@ class ShuffleExplorer(widgets.VBox):
                          widgets.HBox([self.order, self.shuffle_button, self.reset_button,
                                        self.unshuffle]),
                          self.status, self.image, self.caption, self.outputs]
-        self._draw(model.compute_view(tokens, np.arange(len(tokens))))
+        self._draw(model.compute_view(tokens))
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
         for control in (self.scheme, self.unshuffle):
             control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
@@ -124,7 +124,6 @@ class ShuffleExplorer(widgets.VBox):
             return
         try:
             tokens = model.parse_sentence(tokens) if isinstance(tokens, str) else list(tokens)
-            perm = np.arange(len(tokens)) if perm is None else perm
             perm = model.parse_order(perm, len(tokens)) if isinstance(perm, str) else perm
             scheme = None if self.scheme.value in ("none", None) else self.scheme.value
             view = model.compute_view(tokens, perm, scheme)
