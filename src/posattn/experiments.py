@@ -17,7 +17,6 @@ import math
 import autograd.numpy as anp
 import numpy as np
 from autograd import value_and_grad
-from autograd.misc.optimizers import adam
 
 from ._checks import check_int
 from .positions import _lookup, attention_with_positions
@@ -89,6 +88,15 @@ def _by_length(data) -> dict[int, tuple[np.ndarray, np.ndarray]]:
             for n, rows in itertools.groupby(data, key=lambda row: len(row[0]))}
 
 
+def _adam(params: dict, grads: dict, state: dict, t: int, b1=0.9, b2=0.999, eps=1e-8) -> None:
+    """One Adam step (Kingma & Ba 2015) on every array in params; moments kept in state."""
+    for k, g in grads.items():
+        m, v = state.setdefault(k, (np.zeros_like(g), np.zeros_like(g)))
+        m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
+        state[k] = m, v
+        params[k] = params[k] - LEARNING_RATE * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+
+
 def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, steps: int = STEPS,
            batch: int = BATCH):
     """Adam on random batches of ``data``; returns the trained params and the loss at each step.
@@ -97,17 +105,14 @@ def _train(data, scheme, classes: int, vocab: int, max_len: int, seed: int, step
     all sentences have one length), then up to ``batch`` random sentences of that length.
     """
     rng = np.random.default_rng([seed, 1])  # initial weights and batches: their own stream
-    groups, losses = list(_by_length(data).values()), []
-
-    def gradient(params, t):
+    params, state, losses = _init(rng, vocab, classes, max_len, scheme), {}, []
+    groups, step = list(_by_length(data).values()), value_and_grad(_loss)
+    for t in range(1, steps + 1):
         ids, labels = groups[rng.integers(len(groups))] if len(groups) > 1 else groups[0]
         rows = rng.choice(len(ids), min(batch, len(ids)), replace=False)
-        loss, grads = value_and_grad(_loss)(params, ids[rows], labels[rows], scheme)
+        loss, grads = step(params, ids[rows], labels[rows], scheme)
         losses.append(float(loss))
-        return grads
-
-    params = adam(gradient, _init(rng, vocab, classes, max_len, scheme), num_iters=steps,
-                  step_size=LEARNING_RATE)  # Kingma & Ba 2015, on every array of params
+        _adam(params, grads, state, t)
     return params, losses
 
 
