@@ -31,7 +31,7 @@ def dog_bites_man():
 
 # A test starts a server or a browser through one of these fixtures or helpers.
 SERVER_FIXTURES = {"browser", "lab", "present"}  # (page, explorer, deck, ... use these)
-SERVER_HELPERS = re.compile(r"\b(tests\.launchers|servers\.start|present\.start|serving)\b")
+SERVER_HELPERS = re.compile(r"\b(tests\.launchers|servers\.start|servers\.present|serving)\b")
 
 
 def pytest_collection_modifyitems(items):
