@@ -89,7 +89,7 @@ def lab(browser, tmp_path_factory) -> Iterator[dict]:
 
 @pytest.fixture(scope="module")
 def explorer(browser, lab):
-    """Notebook 06 run once from JupyterLab's Run menu; yields the page and the (first) explorer in
+    """Notebook 05 run once from JupyterLab's Run menu; yields the page and the (first) explorer in
     it."""
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")

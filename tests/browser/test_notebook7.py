@@ -1,4 +1,4 @@
-"""The "dog bites man" explorer (notebook 06) in Jupyter Notebook 7, run and clicked through
+"""The "dog bites man" explorer (notebook 05) in Jupyter Notebook 7, run and clicked through
 Notebook 7's own UI.
 
 The server is Notebook 7 of this environment (sys.executable -m jupyter notebook), started like the

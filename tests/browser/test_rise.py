@@ -5,7 +5,7 @@ same kernel. The deck must be ready, have the same top-level slides as the stati
 math, and load nothing from a network (the environment's settings pick RISE's "white" theme, whose
 fonts are local).
 
-The explorer of notebook 06 is live in the deck: its widgets are drawn and Shuffle works. That holds
+The explorer of notebook 05 is live in the deck: its widgets are drawn and Shuffle works. That holds
 because requirements.txt keeps jupyterlab_widgets below 3.0.11: from 3.0.11 the widget manager needs
 @jupyterlab/console, which RISE's own page (jupyterlab-rise 0.43) does not share, and every widget
 falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails the day that pin is
@@ -82,7 +82,7 @@ def test_rise_presents_a_notebook_offline(page, lab, rise_white):
 
 
 def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
-    page, _ = explorer  # notebook 06, run from JupyterLab's Run menu: the kernel holds the explorer
+    page, _ = explorer  # notebook 05, run from JupyterLab's Run menu: the kernel holds the explorer
     deck = open_rise(page, at="explorer = ShuffleExplorer(")
     status = deck.locator(".pp-status").first
     expect(status).to_contain_text("π = (", timeout=30_000)  # widgets, not the text repr
