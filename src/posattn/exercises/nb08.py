@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..positions import sinusoidal_shift
+from ..positions import alibi_bias, causal_mask, sinusoidal_shift
 from ..rope import rope
 from . import NotYet, as_array, call, checker, close
 
@@ -13,19 +13,18 @@ def check_alibi_causal(alibi_causal):
     for n, m in ((3, 0.5), (5, 0.25), (1, 2.0), (6, 0.125)):
         B = as_array(call(alibi_causal, n, m, name="alibi_causal"), f"alibi_causal({n}, {m})",
                      (n, n), masked=True)
-        i, j = np.indices((n, n))
-        behind = j <= i  # the keys a query may see
-        if close(B, np.where(behind, -m * (i - j), -np.inf)):  # −inf matches −inf
+        bias, behind = alibi_bias(n, m), causal_mask(n)  # −m·|i − j|; True on the keys j ≤ i
+        if close(B, np.where(behind, bias, -np.inf)):  # −inf matches −inf
             continue
-        if close(B, -m * np.abs(i - j)):
+        if close(B, bias):
             raise NotYet("that is the symmetric variant −m·|i − j|: the paper masks the keys j > i "
                          "instead, with -np.inf.")
-        if close(B[behind], -m * (i - j)[behind]):
+        if close(B[behind], bias[behind]):
             raise NotYet("the keys ahead (j > i) must be masked: put -np.inf there.")
-        if n > 1 and np.isneginf(B[i > j]).all():
+        if n > 1 and np.isneginf(B[np.tril(behind, -1)]).all():  # the keys j < i
             raise NotYet("rows are queries i and columns keys j: the −inf belongs above the "
                          "diagonal (keys ahead), not below it.")
-        if close(B[behind], m * (i - j)[behind]):
+        if close(B[behind], -bias[behind]):
             raise NotYet("the sign is flipped: a key far back should lower the score, "
                          "not raise it.")
         raise NotYet(f"on the keys j ≤ i the entries should be −m·(i − j); for n = {n}, m = {m}, "
