@@ -68,9 +68,9 @@ class ExplorerFigure:
         with plt.style.context(STYLE):
             self.axes = figure.subplots(1, 2)
             for ax, title in zip(self.axes, titles, strict=True):  # update() gives each its words
-                attention_heatmap(np.zeros((n, n)), labels, ax, values=n <= MAX_ANNOTATED)
+                attention_heatmap(np.zeros((n, n)), labels, ax, title=title,
+                                  values=n <= MAX_ANNOTATED)
                 ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
-                ax.set_title(title)
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
                                             label=SCALE.format(1.0), format="%.2f")
             self.heading = figure.suptitle(" ")
