@@ -38,11 +38,14 @@ def _replaces_earlier_run(explorer) -> None:
     kernel = getattr(IPython.get_ipython(), "kernel", None)
     request = (kernel.get_parent() if kernel is not None else None) or {}
     cell, run = request.get("metadata", {}).get("cellId"), request.get("header", {}).get("msg_id")
-    if cell is not None:
-        earlier_run, made = _MADE_BY_CELL.get(cell, (run, []))
-        for old in made if earlier_run != run else ():
+    if cell is None:
+        return
+    earlier_run, made = _MADE_BY_CELL.get(cell, (run, []))
+    if earlier_run != run:  # the cell runs again: its earlier explorers go
+        for old in made:
             old.close()
-        _MADE_BY_CELL[cell] = (run, [*made, explorer] if earlier_run == run else [explorer])
+        made = []
+    _MADE_BY_CELL[cell] = (run, [*made, explorer])
 
 
 def outputs_table(view: model.View) -> str:
