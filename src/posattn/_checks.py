@@ -52,25 +52,22 @@ def numbers_array(name: str, value) -> np.ndarray:
                     f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
 
 
-def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ndim: int = 2,
-              batch: bool = False):
-    """``value`` as a finite, non-empty float64 array with ``ndim`` axes (an ArrayBox as it is).
+def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, batch: bool = False):
+    """``value`` as a finite, non-empty float64 (n, d) array (an ArrayBox as it is).
 
     ``shape``: the exact shape instead, a str entry standing for any size; ``why`` says why.
     ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
     array = numbers_array(name, raw(value))
-    ndim = 3 if batch and array.ndim == 3 else ndim
     if shape is not None:
         if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                            for want, got in zip(shape, array.shape, strict=True)):
             want = str(tuple(shape)).replace("'", "")  # ("n", 4) -> (n, 4)
             raise ValueError(f"{name} must have shape {want}{why}; got shape {array.shape}.")
-    elif array.ndim != ndim:
-        rows = "(n, d) with one row per token" if ndim == 2 else f"{ndim} axes"
-        rows += ", or 3-D, shape (B, n, d) for B sequences of equal length" if batch else ""
-        raise ValueError(f"{name} must be {ndim}-D, shape {rows}; got {array.ndim}-D array of "
-                         f"shape {array.shape}.")
+    elif array.ndim != 2 and not (batch and array.ndim == 3):
+        batched = ", or 3-D, shape (B, n, d) for B sequences of equal length" if batch else ""
+        raise ValueError(f"{name} must be 2-D, shape (n, d) with one row per token{batched}; got "
+                         f"{array.ndim}-D array of shape {array.shape}.")
     if array.size == 0:
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
