@@ -113,7 +113,14 @@ def call(f, *args, name: str = "your function"):
     return out
 
 
-def close(got, expected, tol: float = 1e-9) -> bool:
-    """True when two arrays have the same shape and agree to ``tol``."""
-    got, expected = np.asarray(got), np.asarray(expected)
-    return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=0, atol=tol))
+RTOL, ATOL = 1e-5, 1e-8  # float32 answers are right: a relative tolerance, plus a tiny absolute one
+
+
+def close(got, expected, *, atol: float = ATOL) -> bool:
+    """True when two arrays have the same shape and agree to float32 precision.
+
+    Equal infinities (a masked −inf) count as equal. ``atol`` is for answers near zero whose
+    scale the exercise fixes.
+    """
+    got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
+    return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=RTOL, atol=atol))

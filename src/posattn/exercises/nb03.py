@@ -25,7 +25,7 @@ def check_stable_softmax(stable_softmax):
                 raise NotYet(f"for scores {s} you get inf or nan: exp overflowed or gave 0/0. "
                              "Shift the scores first.") from None
             raise
-        if not close(got, softmax(s), tol=1e-12):
+        if not close(got, softmax(s)):
             raise NotYet(f"for scores {s} the weights are not softmax(s): they should be positive, "
                          "sum to 1, and keep the differences between scores.")
     return "positive weights that sum to 1, even for scores of ±1e300."
@@ -50,9 +50,9 @@ def check_query_of_man(q_man):
     W_Q, W_K, _ = default_projections()
     q = as_array(q_man, "q_man", W_Q.shape[1:])
     x_man = embed(["man"])[0]  # (d,)
-    if close(q, x_man @ W_K, tol=1e-12):
+    if close(q, x_man @ W_K):
         raise NotYet("that is the key of 'man' (W_K); the query uses W_Q.")
-    if not close(q, x_man @ W_Q, tol=1e-12):
+    if not close(q, x_man @ W_Q):
         raise NotYet("take the embedding row of 'man' (row 0 of X_mbd) and multiply it by W_Q "
                      "from the right: x W_Q.")
     return ("the same vector as for 'man' at the end of 'dog bites man': W_Q is shared by every "
