@@ -189,3 +189,42 @@ def test_reading_time_fits_a_course():
     explorer = next(i for i, name in enumerate(SERIES) if name.endswith("dog_bites_man_explorer"))
     assert sum(list(minutes.values())[:explorer + 1]) <= 100, minutes
     assert sum(minutes.values()) <= 170, minutes
+
+
+NOTES_LABEL = "> **Presenter notes.**"
+
+
+def test_presenter_notes_look_like_presenter_notes(nb):
+    """A student reading in JupyterLab sees a notes cell as an aside for the presenter: it opens
+    with the label and sits in a quote block, line by line."""
+    name, notebook = nb
+    for i, cell in enumerate(notebook["cells"]):
+        if cell["metadata"]["slideshow"]["slide_type"] != "notes":
+            continue
+        text = source(cell)
+        assert text.startswith(NOTES_LABEL), f"{name} cell {i}: notes without {NOTES_LABEL!r}"
+        bare = [line for line in text.splitlines() if line.strip() and not line.startswith(">")]
+        assert bare == [], f"{name} cell {i}: notes lines outside the quote block: {bare[:2]}"
+
+
+def test_every_exercise_cell_imports_its_own_checker(nb):
+    """Each exercise cell runs on its own after the set-up cell: it imports the checker it calls."""
+    name, notebook = nb
+    module = f"nb{name[:2]}"
+    for i, cell in enumerate(notebook["cells"]):
+        text = source(cell)
+        if is_exercise(cell) and f"{module}." in text:
+            assert f"from posattn.exercises import {module}" in text, (
+                f"{name} cell {i}: calls {module}.… without importing it")
+
+
+def test_the_glossary_is_linked_from_the_door_and_defines_its_terms():
+    glossary = NOTEBOOKS / "glossary.md"
+    assert glossary.is_file(), "notebooks/glossary.md is missing"
+    assert "(glossary.md)" in source(load(SERIES[0])["cells"][0]), "00 does not link the glossary"
+    terms = re.findall(r"^\*\*(.+?)\*\*", glossary.read_text(encoding="utf-8"), re.M)
+    needed = ["GELU", "[CLS]", "BERT", "LayerNorm", "BatchNorm", "inductive bias", "Deep Sets",
+              "LSTM", "⊙", "dilation", "convolution", "ALiBi", "cross-entropy", "logits", "Adam",
+              "autograd", "np.einsum"]
+    missing = [t for t in needed if not any(t.lower() in term.lower() for term in terms)]
+    assert missing == [], f"glossary lacks {missing}"
