@@ -16,8 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 from nbconvert import SlidesExporter
 from nbformat import NotebookNode
+
+from tools.deck import closing_slide, deck_view, title
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -105,16 +108,21 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     slides = SlidesExporter(  # nbconvert's reveal.js exporter, every URL into the local vendor/
         extra_template_paths=[str(TOOLS / "slides_template")], template_file="series.html.j2",
         reveal_url_prefix="vendor/reveal.js", reveal_theme="white", reveal_transition="none",
-        reveal_width="1280", reveal_height="720", reveal_scroll=True,
+        reveal_width="1280", reveal_height="720", reveal_number="c/t",
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
         preprocessors=[drop_image_tooltips],
     )
-    decks = []
+    decks, series = [], sorted((ROOT / "notebooks").glob("*.ipynb"))
     for notebook in notebooks:
+        nb = nbformat.read(notebook, as_version=4)
+        later = [path for path in series if path.name > notebook.name]
+        closing = closing_slide(nb, title(nbformat.read(later[0], as_version=4)) if later else None)
         decks.append(out / f"{notebook.stem}.slides.html")
-        decks[-1].write_text(slides.from_filename(notebook)[0], encoding="utf-8")
+        html = slides.from_notebook_node(deck_view(nb, closing), {"metadata": {
+            "name": notebook.stem}})[0]
+        decks[-1].write_text(html, encoding="utf-8")
     return decks
 
 

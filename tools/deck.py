@@ -1,0 +1,113 @@
+"""A notebook as a lecture-hall deck: results on the slide, reading prose in the presenter notes.
+
+The notebook stays the single source; `deck_view` makes the deck's copy of it (`make slides`,
+`make present`). What changes on the way, cell by cell:
+
+- a markdown cell tagged ``deck-notes`` goes to the presenter notes of its slide; when it opens a
+  slide, its heading stays on the slide and only the prose below the heading moves;
+- code is hidden (its output stays), unless the cell is tagged ``deck-code``, where the code is
+  the lesson; a code cell left with nothing to show drops out;
+- exercise cells show the task only: the code cell and the checker's verdict stay in the notebook;
+- a ``*Figure:*`` description becomes the image's alt text, and its first sentence, the takeaway,
+  stays on the slide under the figure;
+- the navigation line drops out, and a closing slide says the takeaway and what comes next.
+"""
+
+import copy
+import re
+
+from nbformat import NotebookNode
+from nbformat.v4 import new_markdown_cell
+
+NOTES, CODE, EXERCISE = "deck-notes", "deck-code", "exercise"
+STARTS = {"slide", "subslide"}
+HEADING = re.compile(r"\A((?:#{1,6} [^\n]*\n*)+)")
+NAVIGATION = re.compile(r"\A(\s*\[[^\]]+\]\([^)]+\.ipynb\)\s*·?\s*)+\Z")
+FIGURE = re.compile(r"\A\s*\*Figure[^*]*\*\s*")
+SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z(\"'*$`]|\s*\Z)", re.S)
+
+
+def kind(cell: NotebookNode) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-")
+
+
+def tags(cell: NotebookNode) -> set:
+    return set(cell.metadata.get("tags", []))
+
+
+def with_kind(cell: NotebookNode, slide_type: str) -> NotebookNode:
+    cell.metadata.setdefault("slideshow", {})["slide_type"] = slide_type
+    return cell
+
+
+def plain(markdown: str) -> str:
+    """Markdown reduced to the words a screen reader should say (alt text)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)  # [words](link) -> words
+    return " ".join(re.sub(r"[*_`]", "", text).split())
+
+
+def takeaway(description: str) -> str:
+    """The first sentence of a figure's description: what the audience should see in it."""
+    match = SENTENCE.match(description.strip())
+    return (match[1] if match else description).strip()
+
+
+def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
+    """The deck's copy of ``nb``; ``closing`` (markdown) is appended as its last slide."""
+    nb = copy.deepcopy(nb)
+    cells, last_image = [], None
+    for cell in nb.cells:
+        source = cell.source
+        if cell.cell_type == "code":
+            if EXERCISE in tags(cell) or kind(cell) == "skip":
+                cells.append(with_kind(cell, "skip"))
+                continue
+            images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+            last_image = images[-1] if images else last_image
+            if CODE not in tags(cell):
+                cell.metadata.setdefault("transient", {})["remove_source"] = True
+                if not cell.get("outputs") and kind(cell) not in STARTS:
+                    with_kind(cell, "skip")
+        elif cell.cell_type == "markdown" and kind(cell) != "notes":
+            if NAVIGATION.match(source) and kind(cell) not in STARTS:
+                with_kind(cell, "skip")
+            elif FIGURE.match(source) and last_image is not None:
+                description = FIGURE.sub("", source)
+                last_image.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = (
+                    plain(description))
+                cell.source = f"*{takeaway(description).strip('*')}*"
+                cell.metadata.setdefault("tags", []).append("figure-takeaway")
+                last_image = None
+            elif NOTES in tags(cell):
+                heading = HEADING.match(source)
+                if heading and kind(cell) in STARTS:
+                    cell.source = heading[1].strip()
+                    cells.append(cell)
+                    cell = with_kind(new_markdown_cell(source[heading.end():].strip()), "notes")
+                else:
+                    with_kind(cell, "notes")
+        cells.append(cell)
+    if closing:
+        cells.append(with_kind(new_markdown_cell(closing), "slide"))
+    nb.cells = cells
+    return nb
+
+
+def first_bullet(markdown: str) -> str:
+    match = re.search(r"^\s*[-*] (.+?)(?=\n\s*[-*] |\n\n|\Z)", markdown, re.M | re.S)
+    return " ".join(match[1].split()) if match else ""
+
+
+def closing_slide(nb: NotebookNode, next_title: str | None) -> str:
+    """The last slide: the summary's first point, and the next notebook's title."""
+    summary = next((c.source for c in nb.cells if c.cell_type == "markdown"
+                    and re.search(r"^#+ .*Summary", c.source, re.M)), "")
+    lines = ["## The takeaway", "", first_bullet(summary) or "See the summary in the notebook."]
+    lines += ["", f"**Next:** {next_title}" if next_title else "**The end of the series.**"]
+    return "\n".join(lines)
+
+
+def title(nb: NotebookNode) -> str:
+    """A notebook's title: its opening heading without the '#'."""
+    first = nb.cells[0].source.splitlines()[0] if nb.cells else ""
+    return first.lstrip("# ").strip()
