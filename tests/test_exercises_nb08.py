@@ -1,8 +1,13 @@
-"""The notebook 08 checkers accept the solutions and say "Not yet" with a hint to anything else."""
+"""The notebook 08 checkers accept the solutions and say "Not yet" with a hint to anything else.
+
+Every checker: at least three right answers in different forms, and the plausible mistakes,
+each with a hint that names it.
+"""
 
 import numpy as np
 import pytest
 
+import posattn as pa
 from posattn.exercises import nb08
 from solutions import nb08_solutions as SOL
 
@@ -13,14 +18,39 @@ def test_solutions_pass_their_checkers():
     assert nb08.check_shift_matrix(SOL.M_1).ok
 
 
-def test_the_paper_bias_is_right_written_out_by_hand():
-    def by_hand(n, m):  # the n = 3 pattern spelled out, for every n
-        return [[-m * (i - j) if j <= i else -np.inf for j in range(n)] for i in range(n)]
-    assert nb08.check_alibi_causal(by_hand).ok
-
-
 def _indices(n):
     return np.indices((n, n))
+
+
+def _by_hand(n, m):  # the n = 3 pattern spelled out, for every n: a list of lists
+    return [[-m * (i - j) if j <= i else -np.inf for j in range(n)] for i in range(n)]
+
+
+def _mask_added(n, m):  # the bias everywhere, then a mask of 0 / −inf added on top
+    i, j = _indices(n)
+    return -m * (i - j) + np.triu(np.full((n, n), -np.inf), 1)
+
+
+def _from_the_package(n, m):
+    return np.where(pa.causal_mask(n), pa.alibi_bias(n, m), -np.inf)
+
+
+def _float32(n, m):
+    return SOL.alibi_causal(n, m).astype(np.float32)
+
+
+@pytest.mark.parametrize("f", [_by_hand, _mask_added, _from_the_package, _float32])
+def test_the_paper_bias_is_right_in_any_form(f):
+    assert nb08.check_alibi_causal(f).ok
+
+
+def _large_negative(n, m):  # masks in a softmax, but the exercise asks for -np.inf
+    return np.where(np.isneginf(SOL.alibi_causal(n, m)), -1e9, SOL.alibi_causal(n, m))
+
+
+def _diagonal_masked(n, m):
+    i, j = _indices(n)
+    return np.where(j < i, -m * (i - j), -np.inf)
 
 
 @pytest.mark.parametrize(("f", "hint"), [
@@ -28,6 +58,8 @@ def _indices(n):
     (lambda n, m: -SOL.alibi_causal(n, m), "sign is flipped"),
     (lambda n, m: np.where(np.tri(n, dtype=bool), SOL.alibi_causal(n, m), 0.0), "must be masked"),
     (lambda n, m: SOL.alibi_causal(n, m).T, "above the diagonal"),
+    (_large_negative, "large negative number"),
+    (_diagonal_masked, "diagonal is masked too"),
     (lambda n, m: SOL.alibi_causal(n, 0.5), "should be −m·(i − j)"),
     (lambda n, m: SOL.alibi_causal(n + 1, m), "shape"),
     (lambda n, m: np.full((n, n), np.nan), "NaN"),
@@ -38,15 +70,42 @@ def test_wrong_alibi_biases_get_a_hint(f, hint):
     assert not feedback.ok and hint in feedback.message
 
 
-@pytest.mark.parametrize(("j", "hint"), [(8, "sign of the offset"), (3, "i − j only"),
-                                         ("zero", "must be an array of numbers")])
+@pytest.mark.parametrize("j", [0, 0.0, np.float32(0.0), np.int64(0), 4 - (7 - 3), [0][0]])
+def test_rope_partners_are_right_in_any_form(j):
+    assert nb08.check_rope_partner(j).ok
+
+
+@pytest.mark.parametrize(("j", "hint"), [
+    (8, "sign of the offset"), (4, "not a position"), (3, "the key stayed at 3"),
+    (7, "i − j only"), ("zero", "must be an array of numbers"), ([0, 0], "shape ()"),
+])
 def test_wrong_rope_partners_get_a_hint(j, hint):
     feedback = nb08.check_rope_partner(j)
     assert not feedback.ok and hint in feedback.message
 
 
-@pytest.mark.parametrize(("M", "hint"), [(SOL.M_1.T, "transpose"), (np.eye(2), "angle-addition"),
-                                         (np.eye(3), "shape (2, 2)")])
+def _fitted_shift():  # M_1 solved from the encodings themselves: E[p] @ M = E[p + 1]
+    p = np.arange(6.0)
+    E = np.stack([np.sin(p), np.cos(p)], axis=1)  # (6, 2)
+    return np.linalg.lstsq(E[:-1], E[1:], rcond=None)[0]
+
+
+@pytest.mark.parametrize("M", [
+    SOL.M_1, SOL.M_1.astype(np.float32), SOL.M_1.tolist(), pa.sinusoidal_shift(1, 2),
+    _fitted_shift(),
+])
+def test_shift_matrices_are_right_in_any_form(M):
+    """float32 answers are right (issue 18: 08 ex3 refused them)."""
+    assert nb08.check_shift_matrix(M).ok
+
+
+@pytest.mark.parametrize(("M", "hint"), [
+    (SOL.M_1.T, "transpose"),  # also the inverse rotation, and M for E_p = (cos p, sin p)
+    (np.abs(SOL.M_1), "up to their signs"), (-SOL.M_1, "up to their signs"),
+    (SOL.M_1[:, ::-1], "swapped"), (SOL.M_1[::-1], "swapped"),
+    (np.eye(2), "angle-addition"), (pa.sinusoidal_shift(2, 2), "angle-addition"),
+    (np.eye(3), "shape (2, 2)"),
+])
 def test_wrong_shift_matrices_get_a_hint(M, hint):
     feedback = nb08.check_shift_matrix(M)
     assert not feedback.ok and hint in feedback.message

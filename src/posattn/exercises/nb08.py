@@ -20,6 +20,9 @@ def check_alibi_causal(alibi_causal):
             raise NotYet("that is the symmetric variant −m·|i − j|: the paper masks the keys j > i "
                          "instead, with -np.inf.")
         if close(B[behind], bias[behind]):
+            if n > 1 and (B[~behind] < -1e6).all():
+                raise NotYet("a large negative number masks in practice, but this exercise writes "
+                             "the mask as -np.inf on the keys ahead (j > i).")
             raise NotYet("the keys ahead (j > i) must be masked: put -np.inf there.")
         if n > 1 and np.isneginf(B[np.tril(behind, -1)]).all():  # the keys j < i
             raise NotYet("rows are queries i and columns keys j: the −inf belongs above the "
@@ -27,10 +30,13 @@ def check_alibi_causal(alibi_causal):
         if close(B[behind], -bias[behind]):
             raise NotYet("the sign is flipped: a key far back should lower the score, "
                          "not raise it.")
+        if np.isneginf(np.diag(B)).all():
+            raise NotYet("the diagonal is masked too: a query may attend to its own key, j = i, "
+                         "where the penalty is 0.")
         raise NotYet(f"on the keys j ≤ i the entries should be −m·(i − j); for n = {n}, m = {m}, "
                      f"row {n - 1} should start at {-m * (n - 1):g}.")
-    return ("−m·(i − j) on the keys behind, −inf on the keys ahead: the same penalty at any "
-            "length, which is what lets ALiBi extrapolate.")
+    return ("−m·(i − j) on the keys behind, −inf on the keys ahead: one rule for every length "
+            "n, with no table to outgrow.")
 
 
 @checker("a position j")
@@ -42,10 +48,16 @@ def check_rope_partner(rope_partner):
     def score(i, j):
         return float((rope(q, [i]) @ rope(k, [j]).T)[0, 0])
 
-    if abs(score(4, j) - score(7, 3)) < 1e-9:
+    if close(score(4, j), score(7, 3)):
         return "only the offset counts: 7 − 3 = 4 − 0."
-    if abs(score(4, 2 * 4 - j) - score(7, 3)) < 1e-9:
+    if close(score(4, 2 * 4 - j), score(7, 3)):
         raise NotYet("close: the sign of the offset matters. Keep i − j the same, not j − i.")
+    if close(j, 4):
+        raise NotYet("4 is the offset i − j of (7, 3), not a position: which key position j gives "
+                     "the query at 4 that same offset?")
+    if close(j, 3):
+        raise NotYet("the key stayed at 3 while the query moved from 7 to 4: the offset changed. "
+                     "RoPE scores depend on i − j only.")
     raise NotYet("RoPE scores depend on i − j only. What is i − j for (7, 3)?")
 
 
@@ -57,6 +69,12 @@ def check_shift_matrix(M_1):
     if close(M, expected):
         return "a rotation by ω_0 = 1 radian: sin(p + 1) and cos(p + 1) are linear in sin p, cos p."
     if close(M, expected.T):
-        raise NotYet("that is the transpose: E[p] is a row vector, multiplied from the left "
-                     "(E[p] @ M).")
+        raise NotYet("that is the transpose, the matrix that turns the other way (from E[p + 1] "
+                     "back to E[p]): E[p] is a row vector, multiplied from the left (E[p] @ M).")
+    if close(np.abs(M), np.abs(expected)):
+        raise NotYet("the entries are right up to their signs; here exactly one entry is "
+                     "negative. Expand cos(p + 1) to see which.")
+    if close(M, expected[:, ::-1]) or close(M, expected[::-1]):
+        raise NotYet("two rows or columns are swapped: E_p = (sin p, cos p) has the sine first, "
+                     "and column c of M makes coordinate c of E[p + 1].")
     raise NotYet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
