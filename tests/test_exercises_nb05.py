@@ -1,8 +1,12 @@
-"""The notebook 05 checkers accept the solutions and say "Not yet" with a hint to anything else."""
+"""The notebook 05 checkers accept every correct form of an answer and say "Not yet", with a hint
+that names the mistake, to the plausible wrong ones."""
+
+from itertools import permutations
 
 import numpy as np
 import pytest
 
+import posattn as pa
 from posattn.exercises import nb05
 from solutions import nb05_solutions as SOL
 
@@ -14,15 +18,23 @@ def test_solutions_pass_their_checkers():
 
 def test_the_answers_are_the_measured_ones():
     # literal answers, not the checker's recipe: a↔a and rose↔rose; "the dog bit the man" has 2
-    assert nb05.check_rose_order(np.array([3, 4, 2, 0, 1])).ok
     assert SOL.invisible_orders(["the", "dog", "bit", "the", "man"]) == [[0, 1, 2, 3, 4],
                                                                         [3, 1, 2, 0, 4]]
     assert len(SOL.invisible_orders(["la", "la", "la"])) == 6
 
 
+@pytest.mark.parametrize("order", [[3, 4, 2, 0, 1], (3, 4, 2, 0, 1), np.array([3, 4, 2, 0, 1]),
+                                   np.array([3, 4, 2, 0, 1], dtype=np.float32)],
+                         ids=["list", "tuple", "array", "float32"])
+def test_the_rose_order_is_right_in_any_container(order):
+    assert nb05.check_rose_order(order).ok
+
+
 @pytest.mark.parametrize(("order", "hint"), [
-    ([0, 1, 2, 3, 4], "moves 0 words"), ([3, 1, 2, 0, 4], "moves 2 words"),
-    ([1, 0, 2, 3, 4], "a different sentence"), ([0, 0, 1, 2, 3], "each of 0 … 4 once"),
+    ([0, 1, 2, 3, 4], "moves 0 words"), ([3, 1, 2, 0, 4], "moves 2 words"),  # one pair only
+    ([0, 4, 2, 3, 1], "moves 2 words"),
+    ([1, 0, 2, 3, 4], "a different sentence"), ([4, 3, 2, 1, 0], "a different sentence"),
+    ([3, 3, 2, 0, 1], "each of 0 … 4 once"), ([0, 0, 1, 2, 3], "each of 0 … 4 once"),
     ([3, 4, 2, 0], "shape (5,)"), ([3.5, 4, 2, 0, 1], "each of 0 … 4 once"),
 ])
 def test_wrong_rose_orders_get_a_hint(order, hint):
@@ -30,10 +42,40 @@ def test_wrong_rose_orders_get_a_hint(order, hint):
     assert not feedback.ok and hint in feedback.message
 
 
+def _by_words(tokens):  # another valid method: an order is invisible when it keeps every word
+    return [list(p) for p in permutations(range(len(tokens)))
+            if [tokens[i] for i in p] == list(tokens)]
+
+
+def _by_loop(tokens):  # a loop, measured with the attention matrices, tuples returned
+    X = pa.embed(tokens)
+    A = pa.self_attention(X, *pa.default_projections())[1]
+    found = []
+    for perm in pa.all_permutations(len(tokens)):
+        if np.array_equal(pa.self_attention(X[perm], *pa.default_projections())[1], A):
+            found.append(tuple(int(i) for i in perm))
+    return found
+
+
+@pytest.mark.parametrize("f", [
+    _by_words,
+    _by_loop,
+    lambda tokens: np.array(_by_words(tokens)),  # one 2-D array
+    lambda tokens: [np.array(p) for p in reversed(_by_words(tokens))],  # arrays, another order
+    lambda tokens: np.array(_by_words(tokens), dtype=np.float32),  # float32
+], ids=["by words", "loop", "2-D array", "list of arrays", "float32"])
+def test_every_form_of_the_invisible_orders_is_right(f):
+    feedback = nb05.check_invisible_orders(f)
+    assert feedback.ok, feedback
+
+
 @pytest.mark.parametrize(("f", "hint"), [
     (lambda tokens: [], "include it"),
     (lambda tokens: [list(range(len(tokens)))], "you found 1 of the 2"),
     (lambda tokens: [list(range(len(tokens))), list(range(len(tokens)))[::-1]], "so the picture"),
+    (lambda tokens: [list(p) for p in permutations(range(len(tokens)))], "so the picture"),
+    (lambda tokens: _by_words(tokens) * 2, "returned more than once"),  # every order twice
+    (lambda tokens: _by_words(tokens) + [list(range(len(tokens)))], "returned more than once"),
     (lambda tokens: list(range(len(tokens))), "list of orders"),
     (lambda tokens: [[0, 0, 1, 2, 3]], "each of 0 … 4 once"),
     (lambda tokens: None, "returns nothing yet"),
@@ -41,4 +83,4 @@ def test_wrong_rose_orders_get_a_hint(order, hint):
 ])
 def test_wrong_invisible_orders_get_a_hint(f, hint):
     feedback = nb05.check_invisible_orders(f)
-    assert not feedback.ok and hint in feedback.message
+    assert not feedback.ok and hint in feedback.message, feedback

@@ -1,4 +1,5 @@
-"""Notebook 06 (the whole Transformer): the checkers accept the solutions, reject the rest."""
+"""Notebook 06 (the whole Transformer): the checkers accept every correct form of an answer and
+say "Not yet", with a hint that names the mistake, to the plausible wrong ones."""
 
 import numpy as np
 import pytest
@@ -13,15 +14,39 @@ def test_solutions_pass_their_checkers():
     assert nb06.check_set_vector(SOL.set_vector).ok
 
 
+def _centred(X):
+    return X - X.mean(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("answer", [
+    lambda X: _centred(X) / np.sqrt(X.var(axis=1, keepdims=True) + 1e-5),  # np.var
+    lambda X: _centred(X) / np.sqrt(X.std(axis=1, keepdims=True) ** 2 + 1e-5),  # np.std
+    lambda X: np.array([(x - x.mean()) / np.sqrt(x.var() + 1e-5) for x in X]),  # a loop
+    lambda X: SOL.my_layer_norm(X.astype(np.float32)),  # float32
+], ids=["var", "std", "loop", "float32"])
+def test_every_form_of_layer_norm_is_right(answer):
+    feedback = nb06.check_layer_norm(answer)
+    assert feedback.ok, feedback
+
+
 @pytest.mark.parametrize(("answer", "message"), [
-    (lambda X: (X - X.mean(axis=0)) / X.std(axis=0), "columns have mean 0"),
+    (lambda X: (X - X.mean(axis=0)) / X.std(axis=0), "columns have mean 0"),  # the wrong axis
     (lambda X: X - 1.0, "should have mean 0"),
-    (lambda X: X - X.mean(axis=1, keepdims=True), "wrong spread"),
-    (lambda X: (X - X.mean(axis=1, keepdims=True))[:, :2], "shape (5, 6)"),
+    (lambda X: X / np.sqrt(X.var(axis=1, keepdims=True) + 1e-5), "should have mean 0"),
+    (lambda X: _centred(X), "wrong spread: divide by √(variance + 1e-5)"),  # not normalised
+    (lambda X: _centred(X) / np.sqrt(X.var(axis=1, ddof=1, keepdims=True) + 1e-5), "ddof=1"),
+    (lambda X: _centred(X) / X.std(axis=1, keepdims=True), "the 1e-5 is missing"),
+    (lambda X: _centred(X) / (X.var(axis=1, keepdims=True) + 1e-5), "not by the variance"),
+    (lambda X: _centred(X)[:, :2], "shape (5, 6)"),
 ])
 def test_wrong_layer_norms_get_a_hint(answer, message):
     feedback = nb06.check_layer_norm(answer)
     assert not feedback.ok and message in feedback.message, feedback
+
+
+@pytest.mark.parametrize("answer", ["e", "E", "(e)", " e "])
+def test_the_window_is_right_in_any_spelling(answer):
+    assert nb06.check_breaking_change(answer).ok
 
 
 @pytest.mark.parametrize(("answer", "message"), [
@@ -33,10 +58,38 @@ def test_each_wrong_change_gets_its_reason(answer, message):
     assert not feedback.ok and message in feedback.message, feedback
 
 
+W = np.random.default_rng(1).standard_normal((2, 8))  # φ's weights for a Deep Sets answer
+b = np.random.default_rng(2).standard_normal(8)
+
+
+def _moments(P):  # power sums with cross terms: Σ x^a y^c
+    return np.array([(P[:, 0] ** a * P[:, 1] ** c).sum() for a in range(3) for c in range(3)])
+
+
+@pytest.mark.parametrize("answer", [
+    lambda P: SOL.set_vector(P).astype(np.float32),  # float32
+    lambda P: np.tanh(P @ W + b).sum(axis=0),  # Deep Sets: Σ φ(x_i)
+    lambda P: sum(np.tanh(p @ W + b) for p in P),  # the same, as a loop
+    lambda P: np.tanh(np.tanh(P @ W + b).sum(axis=0) @ W.T),  # with a ρ
+    lambda P: P[np.lexsort(P.T[::-1])].ravel(),  # another valid choice: sort whole points
+    _moments,
+], ids=["float32", "deep sets", "loop", "rho", "sorted points", "moments"])
+def test_every_invariant_set_function_that_tells_sets_apart_is_right(answer):
+    feedback = nb06.check_set_vector(answer)
+    assert feedback.ok, feedback
+
+
 @pytest.mark.parametrize(("answer", "message"), [
     (lambda P: P[0], "another order"),
     (lambda P: np.ones(3), "did not change"),
+    (lambda P: np.tanh(P @ W + b).max(axis=0), "did not change"),
     (lambda P: P.mean(axis=0), "same mean and size"),
+    (lambda P: (P @ W).sum(axis=0), "same mean and size"),  # a linear φ keeps only the mean
+    (lambda P: np.sort(P, axis=0).ravel(), "loses which x goes with which y"),  # issue 18
+    (lambda P: (P ** 2).sum(axis=0), "each coordinate on its own"),
+    (lambda P: np.tanh(P).sum(axis=0), "An odd φ"),  # issue 18: tanh sums to 0 on mirror sets
+    (lambda P: np.tanh(P @ W).sum(axis=0), "An odd φ"),
+    (lambda P: np.array([np.linalg.norm(P, axis=1).sum(), (P ** 2).sum()]), "turned by 90°"),
     (lambda P: P.sum(axis=0, keepdims=True), "one vector"),
 ])
 def test_wrong_set_functions_get_a_hint(answer, message):
@@ -44,5 +97,8 @@ def test_wrong_set_functions_get_a_hint(answer, message):
     assert not feedback.ok and message in feedback.message, feedback
 
 
-def test_an_invariant_set_function_other_than_the_solution_is_right():
-    assert nb06.check_set_vector(lambda P: (P ** 2).sum(axis=0)).ok
+def test_the_tanh_hint_no_longer_says_transform_each_point():
+    # the student did transform each point: the hint names why it failed instead
+    feedback = nb06.check_set_vector(lambda P: np.tanh(P).sum(axis=0))
+    assert "transform each point" not in feedback.message.lower()
+    assert "mirror" in feedback.message

@@ -24,6 +24,12 @@ def check_shuffled_attention(A_shuffled):
     if close(got, P @ A) or close(got, A @ P.T):
         raise NotYet("only one side moved: each token is both a query (a row) and a key "
                      "(a column).")
+    if close(got, P.T @ A @ P):
+        raise NotYet("that reorders by the inverse of perm: it sends token i to slot perm[i], "
+                     "but slot i of the new sentence holds token perm[i].")
+    if close(got.T, P @ A @ P.T) or close(got, A.T):
+        raise NotYet("rows and columns are swapped: row i holds query i's weights, and each "
+                     "row of an attention matrix sums to 1.")
     raise NotYet("row i of the new matrix belongs to token perm[i]; which column holds its weight "
                  "for token perm[j]?")
 
@@ -32,6 +38,11 @@ def check_shuffled_attention(A_shuffled):
 def check_changed_rows(changed_rows):
     """Exercise 2: which output rows change when tokens 1 and 4 of a 7-token sentence swap?"""
     got = set(as_rows(changed_rows, "changed_rows", 7))
+    listed = as_array(list(changed_rows) if isinstance(changed_rows, (set, frozenset))
+                      else changed_rows, "changed_rows").ravel().tolist()
+    if len(listed) != len(got):
+        twice = next(int(r) for r in listed if listed.count(r) > 1)
+        raise NotYet(f"row {twice} is listed more than once: name each row that changes once.")
     if got == {1, 4}:
         return "only the two swapped rows change, and they simply trade places: Y' = P Y."
     if not got:

@@ -47,8 +47,12 @@ def check_invisible_orders(invisible_orders):
         if got.size and (got.ndim != 2 or got.shape[1] != len(tokens)):
             raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
                          f"got an array of shape {got.shape}.")
-        found = {_order(row, len(tokens), "each order") for row in got.reshape(-1, len(tokens))}
-        expected = _invisible(tokens)
+        orders = [_order(row, len(tokens), "each order") for row in got.reshape(-1, len(tokens))]
+        found, expected = set(orders), _invisible(tokens)
+        if len(orders) != len(found):
+            twice = next(order for order in orders if orders.count(order) > 1)
+            raise NotYet(f"for {tokens}: the order {list(twice)} is returned more than once; "
+                         "return each order once.")
         if tuple(range(len(tokens))) not in found:
             raise NotYet(f"for {tokens}: the original order changes nothing either; include it.")
         if extra := sorted(found - expected):

@@ -3,24 +3,42 @@
 import numpy as np
 
 from .. import equivariance_error, influence, layer_norm
-from . import NotYet, as_array, as_choice, call, checker
+from . import NotYet, as_array, as_choice, call, checker, close
 
 _RNG_SEED = 6
 
 
+def _spreads(X: np.ndarray) -> dict:
+    """LayerNorm with one usual slip each: what a wrong spread most likely was."""
+    centred = X - X.mean(axis=1, keepdims=True)  # (n, d)
+    var = (centred ** 2).mean(axis=1, keepdims=True)  # (n, 1): the biased variance
+    return {
+        "that variance divides by n − 1 (ddof=1); LayerNorm's is the plain mean of the squared "
+        "deviations.": centred / np.sqrt(X.var(axis=1, ddof=1, keepdims=True) + 1e-5),
+        "the 1e-5 is missing under the root: on a row with a small spread it counts.":
+            centred / np.sqrt(var),
+        "divide by the square root of (variance + 1e-5), not by the variance itself.":
+            centred / (var + 1e-5),
+    }
+
+
 @checker("a function my_layer_norm(X) that normalises each row of X")
 def check_layer_norm(my_layer_norm):
-    X = np.random.default_rng(_RNG_SEED).normal(2.0, 3.0, (5, 6))  # (n, d), rows far from 0 mean
+    rng = np.random.default_rng(_RNG_SEED)
+    X = rng.normal(2.0, 3.0, (5, 6))  # (n, d), rows far from 0 mean
+    X[4] = 2.0 + 0.1 * rng.standard_normal(6)  # one row with a small spread, where 1e-5 shows
     got = as_array(call(my_layer_norm, X.copy(), name="my_layer_norm"), "my_layer_norm(X)",
                    X.shape)
     if np.allclose(got.mean(axis=0), 0.0, atol=1e-6) and not np.allclose(got.mean(axis=1), 0.0):
         raise NotYet("your columns have mean 0, not your rows: take the mean and variance of each "
                      "row (axis=1, keepdims=True), over the token's own features.")
-    if not np.allclose(got.mean(axis=1), 0.0, atol=1e-6):
+    if not np.allclose(got.mean(axis=1), 0.0, atol=1e-5):
         raise NotYet("each row of the result should have mean 0: subtract the row's mean.")
-    if not np.allclose(got, layer_norm(X), rtol=0, atol=1e-6):
-        raise NotYet("the rows have mean 0 but the wrong spread: divide by √(variance + 1e-5), "
-                     "with the variance of the row itself (the mean of the squared deviations).")
+    if not close(got, layer_norm(X), atol=1e-5):  # values of order 1: float32 precision
+        slip = next((hint for hint, Z in _spreads(X).items() if close(got, Z, atol=1e-5)),
+                    "divide by √(variance + 1e-5), with the variance of the row itself (the mean "
+                    "of the squared deviations).")
+        raise NotYet(f"the rows have mean 0 but the wrong spread: {slip}")
     perm = np.random.default_rng(_RNG_SEED).permutation(X.shape[0])
     error = equivariance_error(my_layer_norm, X, perm)
     shown = "below 1e-12" if error < 1e-12 else f"{error:.1e}"
@@ -58,23 +76,47 @@ def _vector(set_vector, points, name: str) -> np.ndarray:
     return out
 
 
+def _shown(points) -> str:
+    return "{" + ", ".join(f"({x:g}, {y:g})" for x, y in points) + "}"
+
+
+# Pairs of different sets, each with what a vector that cannot tell them apart has missed.
+_SAME_MEAN = [[[0.0, 0.0], [2.0, 0.0]], [[0.5, 0.0], [1.5, 0.0]]]
+_MIRRORED = [[[-1.0, 0.0], [1.0, 0.0]], [[0.0, -1.0], [0.0, 1.0]], [[-0.3, 0.6], [0.3, -0.6]]]
+_SAME_COLUMNS = [[[0.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]]
+_HINTS = {
+    "mean": "are different sets with the same mean and size, and gave one vector: it sees only "
+            "the mean (pooling the points, or a linear map of them, keeps nothing else). "
+            "Transform each point by a non-linear φ before pooling, as Deep Sets does.",
+    "odd": "are different sets, each a point and its mirror −x, and gave one vector. An odd φ "
+           "(φ(−x) = −φ(x), like tanh or sin) makes φ(x) + φ(−x) = 0, so every such set pools "
+           "to the same thing: use a φ that does not cancel between x and −x.",
+    "columns": "are different sets with the same x values and the same y values, and gave one "
+               "vector: it treats each coordinate on its own (sorting or transforming each "
+               "column separately) and loses which x goes with which y. Keep each point whole.",
+    "other": "are different sets (one is the other turned by 90°), yet gave one vector: a vector "
+             "that stays the same when a set is turned cannot tell them apart.",
+}
+
+
 @checker("a function set_vector(points) that turns an (m, 2) array of points into one vector")
 def check_set_vector(set_vector):
     rng = np.random.default_rng(_RNG_SEED)
     points = rng.uniform(-1.0, 1.0, (5, 2))  # a set of 5 points in the plane
     v = _vector(set_vector, points, "set_vector(points)")
-    scale = max(1.0, float(np.abs(v).max()))
     for _ in range(20):
         w = _vector(set_vector, points[rng.permutation(5)], "set_vector(reordered points)")
-        if w.shape != v.shape or np.abs(w - v).max() > 1e-9 * scale:
+        if not close(w, v, atol=1e-6 * max(1.0, float(np.abs(v).max()))):
             raise NotYet("the same set listed in another order gave another vector: pool the "
                          "points with an order-free summary (a sum, a mean, a max).")
     if not influence(set_vector, points, 0.1)[:, 0].any():  # does point 0 count, moved by 0.1?
-        raise NotYet("moving one point did not change the vector: it should depend on the points.")
-    cross, plus = np.array([[-1.0, 0.0], [1.0, 0.0]]), np.array([[0.0, -1.0], [0.0, 1.0]])
-    gap = np.abs(_vector(set_vector, cross, "set_vector") - _vector(set_vector, plus, "set_vector"))
-    if gap.max() < 1e-6:
-        raise NotYet("{(-1, 0), (1, 0)} and {(0, -1), (0, 1)} are different sets with the same "
-                     "mean and size: transform each point (φ) before pooling, as Deep Sets does.")
-    return ("the same vector for every listing, and a different one for a different set: an "
-            "invariant set function, ρ(Σ φ(x_i)) in the Deep Sets form.")
+        raise NotYet("moving one point by 0.1 did not change the vector, so that point is not seen "
+                     "(a max or a min over the points keeps only the extreme ones).")
+    for kind, sets in [("mean", _SAME_MEAN), ("odd", _MIRRORED), ("columns", _SAME_COLUMNS),
+                       ("other", _MIRRORED[:2])]:
+        vectors = [_vector(set_vector, np.array(s), f"set_vector({_shown(s)})") for s in sets]
+        if all(close(u, vectors[0], atol=1e-6) for u in vectors[1:]):
+            names = [_shown(s) for s in sets]
+            raise NotYet(f"{', '.join(names[:-1])} and {names[-1]} {_HINTS[kind]}")
+    return ("the same vector for every listing, and a different one for each different set tried: "
+            "an invariant set function, ρ(Σ φ(x_i)) in the Deep Sets form.")
