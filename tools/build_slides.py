@@ -16,11 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import nbformat
 from nbconvert import SlidesExporter
 from nbformat import NotebookNode
 
-from tools.deck import closing_slide, deck_view, title
+from tools.deck import deck_of
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -114,15 +113,11 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
         preprocessors=[drop_image_tooltips],
     )
-    decks, series = [], sorted((ROOT / "notebooks").glob("*.ipynb"))
+    decks = []
     for notebook in notebooks:
-        nb = nbformat.read(notebook, as_version=4)
-        later = [path for path in series if path.name > notebook.name]
-        closing = closing_slide(nb, title(nbformat.read(later[0], as_version=4)) if later else None)
         decks.append(out / f"{notebook.stem}.slides.html")
-        html = slides.from_notebook_node(deck_view(nb, closing), {"metadata": {
-            "name": notebook.stem}})[0]
-        decks[-1].write_text(html, encoding="utf-8")
+        html = slides.from_notebook_node(deck_of(notebook), {"metadata": {"name": notebook.stem}})
+        decks[-1].write_text(html[0], encoding="utf-8")
     return decks
 
 

@@ -15,7 +15,9 @@ The notebook stays the single source; `deck_view` makes the deck's copy of it (`
 
 import copy
 import re
+from pathlib import Path
 
+import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 
@@ -71,12 +73,15 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
         elif cell.cell_type == "markdown" and kind(cell) != "notes":
             if NAVIGATION.match(source) and kind(cell) not in STARTS:
                 with_kind(cell, "skip")
-            elif FIGURE.match(source) and last_image is not None:
+            elif FIGURE.match(source):
                 description = FIGURE.sub("", source)
-                last_image.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = (
-                    plain(description))
+                if last_image is not None:
+                    last_image.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = (
+                        plain(description))
                 cell.source = f"*{takeaway(description).strip('*')}*"
                 cell.metadata.setdefault("tags", []).append("figure-takeaway")
+                cells.append(cell)  # the whole description is the presenter's to read out
+                cell = with_kind(new_markdown_cell(f"Figure: {description.strip()}"), "notes")
                 last_image = None
             elif NOTES in tags(cell):
                 heading = HEADING.match(source)
@@ -111,3 +116,11 @@ def title(nb: NotebookNode) -> str:
     """A notebook's title: its opening heading without the '#'."""
     first = nb.cells[0].source.splitlines()[0] if nb.cells else ""
     return first.lstrip("# ").strip()
+
+
+def deck_of(notebook: Path) -> NotebookNode:
+    """The deck of notebooks/NN_name.ipynb, its closing slide naming the next notebook."""
+    nb = nbformat.read(notebook, as_version=4)
+    later = sorted(p for p in notebook.parent.glob("[0-9][0-9]_*.ipynb") if p.name > notebook.name)
+    next_title = title(nbformat.read(later[0], as_version=4)) if later else None
+    return deck_view(nb, closing_slide(nb, next_title))

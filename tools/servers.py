@@ -127,10 +127,18 @@ def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
 
 def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None = None) -> Server:
     """Voilà serving notebook as a reveal.js deck with live widgets, code hidden (the template
-    tools/voila/templates/series-reveal); its assets go to build/slides/vendor/ first."""
-    from tools.build_slides import vendor  # nbconvert: imported only when slides are wanted
+    tools/voila/templates/series-reveal); its assets go to build/slides/vendor/ first. It serves
+    the deck's copy (tools/deck.py: prose in the notes, exercises as tasks), build/present/."""
+    import nbformat  # imported only when slides are wanted, as nbconvert is
+
+    from tools.build_slides import vendor
+    from tools.deck import deck_of
 
     vendor(ROOT / "build" / "slides")
+    deck = ROOT / "build" / "present" / notebook.name
+    deck.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(deck_of(notebook), deck)
+    notebook = deck
     env = dict(os.environ if env is None else env)
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"),
                                                         env.get("JUPYTER_PATH")]))

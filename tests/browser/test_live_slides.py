@@ -9,11 +9,11 @@ request to another address.
 
 import importlib.util
 
-import nbformat
 import pytest
 
 from tools import servers
 from tools.build_slides import AssetsUnavailable
+from tools.deck import deck_of
 
 from .jlab import (
     EXPLORER,
@@ -28,6 +28,15 @@ from .jlab import (
 
 pytestmark = pytest.mark.browser
 PRESENT = "section.present:not(.stack)"  # the slide on screen, not the column of sub-slides
+# How far the slide on screen passes its box, and which explorer parts (controls, both heatmaps,
+# the status line) lie outside the 1280×720 window.
+FITS = """selector => { const slide = document.querySelector(selector);
+  const parts = [...slide.querySelectorAll('.pp-shuffle, .pp-status, .widget-image, .widget-text')];
+  return {overflow: [Math.max(0, slide.scrollWidth - slide.clientWidth),
+                     Math.max(0, slide.scrollHeight - slide.clientHeight)],
+          outside: parts.map(el => [el.className, el.getBoundingClientRect()])
+            .filter(([_, r]) => r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5
+                    || r.right > innerWidth + 0.5).map(([name, r]) => `${name}: ${r.bottom}`)}; }"""
 STATUS_CHANGED = (
     f"before => document.querySelector('{PRESENT} .pp-status').innerText !== before"
 )
@@ -71,9 +80,7 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(deck, timeout=120_000)
     page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
-    assert page.locator(".reveal .slides > section").count() == expected_slides(
-        nbformat.read(EXPLORER, as_version=4)
-    )
+    assert page.locator(".reveal .slides > section").count() == expected_slides(deck_of(EXPLORER))
     page.locator(".pp-shuffle").first.wait_for(
         state="attached", timeout=60_000
     )  # the widgets are drawn
@@ -92,6 +99,9 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     assert shown != "(0, 1, 2)" and shown in page.locator(f"{PRESENT} .pp-status").inner_text()
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
+    fit = page.evaluate(FITS, PRESENT)
+    assert fit["overflow"] == [0, 0], f"the explorer slide scrolls: {fit}"
+    assert fit["outside"] == [], f"parts of the explorer off the 1280×720 slide: {fit}"
     assert failed == [], "every request of the deck must succeed"
     assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], (
         "the deck must load nothing from a network"

@@ -13,11 +13,10 @@ see a deck's report. Screenshots: artifacts/screenshots/slides/NN_name/.
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from tools.build_slides import AssetsUnavailable, build
-from tools.deck import deck_view
+from tools.deck import deck_of
 
 from .deck_measure import MAX_WORDS, measure_deck, problems
 from .jlab import NOTEBOOKS, SCREENSHOTS, browser_required, expected_slides
@@ -49,7 +48,7 @@ def has_math(nb) -> bool:
 
 @pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
 def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
-    deck = deck_view(nbformat.read(notebook, as_version=4), closing="## closing")
+    deck = deck_of(notebook)
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     requests, failed, errors = [], [], []
