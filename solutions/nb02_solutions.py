@@ -14,6 +14,6 @@ alpha_new = A[0][[2, 0, 1]]  # = [0.1, 0.6, 0.3]
 # Exercise 3: a window of two, like a convolution: half on the token itself, half on its left
 # neighbour (the first token, which has none, keeps everything for itself).
 def position_weights(n):
-    W = 0.5 * np.eye(n) + 0.5 * np.eye(n, k=-1)  # w_ij depends on i - j only
-    W[0, 0] = 1.0
+    W = 0.5 * np.eye(n) + 0.5 * np.eye(n, k=-1)  # w_ij depends on i - j only, but for row 0
+    W[0, 0] = 1.0  # the edge: no left neighbour
     return W

@@ -1,9 +1,12 @@
-"""The notebook 03 checkers accept the solutions and answer wrong ones with a hint."""
+"""The notebook 03 checkers accept right answers in any form and name the usual mistakes."""
+
+import math
 
 import numpy as np
 import pytest
 
 import posattn as pa
+from posattn.attention import softmax as softmax_imported_under_its_name
 from posattn.exercises import nb03
 from solutions import nb03_solutions as solutions
 
@@ -12,15 +15,68 @@ def test_solutions_pass_their_checkers():
     assert nb03.check_stable_softmax(solutions.stable_softmax).ok
     assert nb03.check_score_spread(solutions.spread_at_256).ok
     assert nb03.check_query_of_man(solutions.q_man).ok
+    assert nb03.check_self_attention(solutions.self_attention).ok
 
+
+# Exercise 1: a stable softmax, built with np.exp
 
 def naive_softmax(s):
     return np.exp(s) / np.exp(s).sum()
 
 
+def softmax_by_loop(s):
+    top = max(s)
+    e = [math.exp(x - top) for x in s]  # the largest term is exp(0) = 1
+    return [x / sum(e) for x in e]
+
+
+def softmax_float32_at_the_end(s):
+    s = np.asarray(s, dtype=float)
+    e = np.exp(s - s.max())
+    return (e / e.sum()).astype(np.float32)  # issue 18: float32 answers are right
+
+
+def softmax_as_ratios(s):
+    with np.errstate(over="ignore"):  # exp(s_l − s_j) = inf for a far smaller s_j: weight 0
+        return 1 / np.exp(s[None, :] - s[:, None]).sum(axis=1)  # 1 / Σ_l exp(s_l − s_j)
+
+
+def softmax_in_float32(s):
+    s = np.asarray(s, dtype=np.float32)  # 1e300 does not fit: inf
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+@pytest.mark.parametrize("f", [
+    solutions.stable_softmax,
+    softmax_by_loop,
+    softmax_float32_at_the_end,
+    lambda s: np.exp(s - np.logaddexp.reduce(s)),  # exp(s - log Σ exp s), an equivalent formula
+    softmax_as_ratios,
+], ids=["solution", "loop", "float32", "log-sum-exp", "ratios"])
+def test_right_softmax_passes_in_any_form(f):
+    feedback = nb03.check_stable_softmax(f)
+    assert feedback.ok, feedback.message
+
+
+def _pretend_library(module_name: str):
+    """A softmax defined in a module named like another library's (scipy.special)."""
+    space = {"__name__": module_name, "np": np}
+    exec("def softmax(s):\n    e = np.exp(s - np.max(s))\n    return e / e.sum()", space)
+    return space["softmax"]
+
+
 @pytest.mark.parametrize(("f", "hint"), [
-    (naive_softmax, "inf or nan"),
-    (lambda s: np.exp(s - s.max()), "not softmax"),
+    (naive_softmax, "inf or nan"),  # no shift
+    (lambda s: np.exp(s - s.max()), "not softmax"),  # no normalisation
+    (lambda s: np.exp(s - s.min()) / np.exp(s - s.min()).sum(), "inf or nan"),  # shift by min
+    (softmax_in_float32, "float32 stops near 3.4e38"),
+    (lambda s: pa.softmax(s), "calls pa.softmax"),  # issue 18: breaks the exercise's rule
+    (pa.softmax, "calls pa.softmax"),
+    (lambda s: softmax_imported_under_its_name(s), "calls pa.softmax"),
+    (lambda s: pa.self_attention(np.eye(len(s)), np.zeros((len(s), 1)), np.zeros((len(s), 1)),
+                                 np.eye(len(s)))[1][0], "calls pa.self_attention"),
+    (lambda s: _pretend_library("scipy.special")(s), "calls softmax from scipy"),
     (lambda s: ..., "returns nothing yet"),
     (lambda s: np.ones(2), "shape"),
     (lambda s: "weights", "must be an array of numbers"),
@@ -32,9 +88,25 @@ def test_wrong_softmax_gets_a_hint(f, hint):
     assert not feedback.ok and hint in feedback.message
 
 
+def test_a_helper_of_ones_own_named_softmax_is_no_borrowing():
+    def softmax(s):  # defined here, like a helper in the student's notebook
+        e = np.exp(s - s.max())
+        return e / e.sum()
+
+    assert nb03.check_stable_softmax(lambda s: softmax(np.asarray(s, dtype=float))).ok
+
+
+# Exercise 2: the spread of q·k
+
+@pytest.mark.parametrize("answer", [16, 16.0, np.float32(16.0), np.sqrt(256), 256 ** 0.5, 15.9])
+def test_right_spread_passes_in_any_form(answer):
+    assert nb03.check_score_spread(answer).ok
+
+
 @pytest.mark.parametrize(("answer", "hint"), [
     (256, "variance"),
     (2.0, "sum of d_k"),
+    (1.0, "sum of d_k"),  # the spread after scaling
     ("sixteen", "must be an array of numbers"),
     ([16.0, 16.0], "shape ()"),
     (float("nan"), "NaN"),
@@ -45,9 +117,149 @@ def test_wrong_spread_gets_a_hint(answer, hint):
     assert not feedback.ok and hint in feedback.message
 
 
-def test_wrong_query_gets_a_hint():
-    X = pa.embed(pa.tokenize("man bites dog"))
-    W_Q, W_K, _ = pa.default_projections()
-    assert "W_K" in nb03.check_query_of_man(X[0] @ W_K).message
-    assert "row 0 of X_mbd" in nb03.check_query_of_man(X[2] @ W_Q).message  # the query of "dog"
-    assert "shape" in nb03.check_query_of_man(X[0]).message
+# Exercise 3: the query of "man"
+
+X_MBD = pa.embed(pa.tokenize("man bites dog"))  # (3, 8)
+W_Q, W_K, W_V = pa.default_projections()  # (8, 4) each
+
+
+@pytest.mark.parametrize("q_man", [
+    X_MBD[0] @ W_Q,
+    (X_MBD @ W_Q)[0].tolist(),
+    (X_MBD[0] @ W_Q).astype(np.float32),  # issue 18: float32
+    X_MBD.astype(np.float32)[0] @ W_Q.astype(np.float32),
+    (pa.embed(pa.tokenize("dog bites man")) @ W_Q)[2],  # the same word, last in the other order
+    [sum(X_MBD[0, m] * W_Q[m, c] for m in range(8)) for c in range(4)],  # a loop
+], ids=["row times W_Q", "list", "float32", "float32 inputs", "from dog bites man", "loop"])
+def test_right_query_passes_in_any_form(q_man):
+    feedback = nb03.check_query_of_man(q_man)
+    assert feedback.ok, feedback.message
+
+
+@pytest.mark.parametrize(("q_man", "hint"), [
+    (X_MBD[0] @ W_K, "key of 'man'"),
+    (X_MBD[0] @ W_V, "value of 'man'"),
+    (X_MBD[2] @ W_Q, "query of 'dog'"),  # the row of "man" in "dog bites man"
+    (X_MBD[1] @ W_Q, "query of 'bites'"),
+    (X_MBD[0] @ W_Q / 2.0, "divided by √d_k"),
+    (X_MBD[0] @ W_Q[:, ::-1], "not the query of 'man'"),  # the columns of W_Q reversed
+    (X_MBD[0], "shape"),
+])
+def test_wrong_query_gets_a_hint(q_man, hint):
+    feedback = nb03.check_query_of_man(q_man)
+    assert not feedback.ok and hint in feedback.message
+
+
+def test_the_generic_query_hint_does_not_give_the_answer_away():
+    message = nb03.check_query_of_man(X_MBD[0] @ W_Q[:, ::-1]).message
+    assert "W_Q" not in message and "x W" not in message and "@" not in message
+
+
+# Exercise 4: self-attention from scratch
+
+def _softmax(S, axis=-1):
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    return E / E.sum(axis=axis, keepdims=True)
+
+
+def by_loop(X, W_Q, W_K, W_V):
+    n = len(X)
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    A, Y = np.zeros((n, n)), np.zeros((n, V.shape[1]))
+    for i in range(n):  # one query at a time, plain softmax
+        s = np.array([Q[i] @ K[j] for j in range(n)]) / np.sqrt(Q.shape[1])
+        A[i] = np.exp(s) / np.exp(s).sum()
+        Y[i] = A[i] @ V
+    return Y, A
+
+
+def by_einsum(X, W_Q, W_K, W_V):
+    Q, K, V = (np.einsum("nd,dk->nk", X, W) for W in (W_Q, W_K, W_V))
+    E = np.exp(np.einsum("ik,jk->ij", Q, K) / np.sqrt(Q.shape[-1]))
+    A = E / E.sum(axis=1, keepdims=True)
+    return np.einsum("ij,jv->iv", A, V), A
+
+
+def in_float32(X, W_Q, W_K, W_V):
+    X, W_Q, W_K, W_V = (np.asarray(M, dtype=np.float32) for M in (X, W_Q, W_K, W_V))
+    return solutions.self_attention(X, W_Q, W_K, W_V)
+
+
+def as_lists(X, W_Q, W_K, W_V):
+    Y, A = solutions.self_attention(X, W_Q, W_K, W_V)
+    return [Y.tolist(), A.tolist()]
+
+
+def my_stable_softmax(s):  # the learner's exercise-1 answer, defined beside the exercise
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+def with_own_softmax_helper(X, W_Q, W_K, W_V):  # reuses it, row by row
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    A = np.array([my_stable_softmax(row) for row in Q @ K.T / np.sqrt(K.shape[1])])
+    return A @ V, A
+
+
+@pytest.mark.parametrize("f", [
+    solutions.self_attention, by_loop, by_einsum, in_float32, as_lists,
+], ids=["solution", "loop over queries", "einsum", "float32", "lists"])
+def test_right_self_attention_passes_in_any_form(f):
+    feedback = nb03.check_self_attention(f)
+    assert feedback.ok, feedback.message
+    assert "|Y(PX) − P Y(X)|" in feedback.message  # the learner's own equivariance error
+
+
+def test_reusing_a_softmax_of_ones_own_is_from_scratch():
+    feedback = nb03.check_self_attention(with_own_softmax_helper)
+    assert feedback.ok, feedback.message
+
+
+def _attention(scores, values=lambda X, W_Q, W_K, W_V: X @ W_V, axis=-1, answer=None):
+    """A learner's attention with one step changed: scores(Q, K), values(...), the softmax axis."""
+    def f(X, W_Q, W_K, W_V):
+        A = _softmax(scores(X @ W_Q, X @ W_K), axis=axis)
+        Y = A @ values(X, W_Q, W_K, W_V)
+        return (Y, A) if answer is None else answer(Y, A)
+    return f
+
+
+RIGHT = lambda Q, K: Q @ K.T / np.sqrt(K.shape[1])  # noqa: E731
+
+
+@pytest.mark.parametrize(("f", "hint"), [
+    (_attention(RIGHT, axis=0), "wrong axis"),
+    (_attention(lambda Q, K: Q @ K.T), "left out the 1/√d_k"),
+    (_attention(lambda Q, K: K @ Q.T / np.sqrt(K.shape[1])), "K Qᵀ"),
+    (_attention(RIGHT, answer=lambda Y, A: (Y, A.T)), "transposed"),
+    (_attention(RIGHT, values=lambda X, W_Q, W_K, W_V: X @ W_K), "X W_K, the keys"),
+    (_attention(RIGHT, values=lambda X, W_Q, W_K, W_V: X @ W_Q), "X W_Q, the queries"),
+    (_attention(RIGHT, answer=lambda Y, A: Y), "returned only Y"),
+    (_attention(RIGHT, answer=lambda Y, A: A), "returned only A"),
+    (_attention(RIGHT, answer=lambda Y, A: (A, Y)), "you returned (A, Y)"),
+    (_attention(lambda Q, K: Q @ K.T / K.shape[1]), "divided the scores by d_k"),
+    (_attention(lambda Q, K: Q @ K.T / 2.0), "a size written as a number"),  # √4, fixed
+    (_attention(RIGHT, values=lambda X, W_Q, W_K, W_V: X), "rows of X itself"),
+    (_attention(lambda Q, K: Q @ Q.T / np.sqrt(K.shape[1])), "your keys are X W_Q"),
+    (lambda X, W_Q, W_K, W_V: (np.exp(RIGHT(X @ W_Q, X @ W_K)) @ (X @ W_V),
+                               np.exp(RIGHT(X @ W_Q, X @ W_K))), "do not sum to 1"),
+    (lambda X, W_Q, W_K, W_V: _row_sum_without_keepdims(X, W_Q, W_K, W_V), "keepdims"),
+    (lambda X, W_Q, W_K, W_V: pa.self_attention(X, W_Q, W_K, W_V), "calls pa.self_attention"),
+    (_attention(RIGHT, answer=lambda Y, A: (Y, pa.softmax(np.log(A)))), "calls pa.softmax"),
+    (lambda X, W_Q, W_K, W_V: ..., "returns nothing yet"),
+    (lambda X, W_Q, W_K, W_V: 1 / 0, "ZeroDivisionError"),
+])
+def test_wrong_self_attention_gets_a_hint_naming_the_mistake(f, hint):
+    feedback = nb03.check_self_attention(f)
+    assert not feedback.ok and hint in feedback.message, feedback.message
+
+
+def _row_sum_without_keepdims(X, W_Q, W_K, W_V):
+    E = np.exp(RIGHT(X @ W_Q, X @ W_K))
+    A = E / E.sum(axis=1)  # (n, n) / (n,): divides column j by row j's sum
+    return A @ (X @ W_V), A
+
+
+def test_the_exercise_states_the_shapes_the_checker_uses():
+    assert nb03.SHAPES[0] == (3, 8, 4, 4)  # the notebook's own "dog bites man" first
+    assert len({shape[2:] for shape in nb03.SHAPES}) == len(nb03.SHAPES)  # d_k, d_v vary

@@ -5,6 +5,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..baselines import influence
+from ..embeddings import embed, tokenize
 from ..permutations import permutation_matrix, symmetries
 from . import NotYet, as_array, as_choice, call, checker
 
@@ -42,17 +43,27 @@ FUNCTIONS: dict[str, Callable] = {
 }
 
 
-def verdict(f: Callable) -> str:
-    """'invariant', 'equivariant' or 'neither', measured on seeded random X (5, 3) and 20 orders.
+def verdict(f: Callable, d: int = 3) -> str:
+    """'invariant', 'equivariant' or 'neither', measured on seeded random X (5, d) and 20 orders.
+
+    A gap counts as zero below 1e-5 of the output's size, so float32 arithmetic is no symmetry
+    breaker.
 
     >>> [verdict(f) for f in (lambda X: X.sum(axis=0), lambda X: 3 * X, lambda X: X.cumsum(axis=0))]
     ['invariant', 'equivariant', 'neither']
     """
     rng = np.random.default_rng(1)
-    found = symmetries(f, rng.standard_normal((5, 3)), [rng.permutation(5) for _ in range(20)])
+    X = rng.standard_normal((5, d))  # (n, d)
+    size = max(1.0, float(np.abs(as_array(_one_array(f(X)), "f(X)")).max()))
+    found = symmetries(f, X, [rng.permutation(5) for _ in range(20)], tol=1e-5 * size)
     if found["invariant"]:
         return "invariant"
     return "equivariant" if found["permutation-equivariant"] else "neither"
+
+
+def _one_array(out):
+    """The answer itself, or the first of a tuple (the package's functions return (Y, A))."""
+    return out[0] if isinstance(out, tuple) else out
 
 
 @checker("'invariant', 'equivariant' or 'neither' for each of the five functions")
@@ -87,15 +98,22 @@ def check_permutation_matrix(P_hand):
     return "P_hand @ X == X[perm]. Its transpose puts the tokens back: P.T @ P is the identity."
 
 
-@checker("a function of X that returns an (n, d) array")
+@checker("a function of X that returns one row per token")
 def check_mixing_equivariant(my_f):
-    """Exercise 3: an equivariant my_f whose output row 0 depends on the other rows too."""
-    X = np.random.default_rng(2).standard_normal((4, 3))
-    out = as_array(call(my_f, X.copy(), name="my_f"), "my_f(X)")
-    if out.shape != X.shape:
-        raise NotYet(f"my_f(X) should have the shape of X, {X.shape}: one row per token; "
-                     f"got {out.shape}.")
-    if (kind := verdict(my_f)) != "equivariant":
+    """Exercise 3: an equivariant my_f whose output row 0 depends on the other rows too.
+
+    It is tried on inputs of the notebook's width, (n, 8): "dog bites man" and random ones.
+    """
+    X = embed(tokenize("dog bites man"))  # (3, 8), the X of the notebook
+    out = call(my_f, X.copy(), name="my_f")
+    if isinstance(out, tuple):
+        raise NotYet(f"my_f returns {len(out)} things; return one array with a row per token "
+                     "(pa.self_attention returns the pair (Y, A): which one is the output?).")
+    out = as_array(out, "my_f(X)")
+    if out.ndim != 2 or len(out) != len(X):
+        raise NotYet(f"my_f(X) should have one row per token: for X of shape {X.shape} it needs "
+                     f"shape ({len(X)}, any number of columns); got {out.shape}.")
+    if (kind := verdict(my_f, X.shape[1])) != "equivariant":
         raise NotYet(f"my_f is {kind}: my_f(X[perm]) should equal my_f(X)[perm] for every perm.")
     if not influence(my_f, X)[0, 1:].any():  # does output row 0 feel tokens 1 … n − 1?
         raise NotYet("row 0 of the output ignores the other tokens (changing one of them leaves "

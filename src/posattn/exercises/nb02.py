@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..permutations import inverse_permutation
 from . import NotYet, as_array, call, checker, close
 
 TOKENS = ["dog", "bites", "man"]
@@ -24,21 +25,40 @@ def _weights(answer, name: str, shape: tuple) -> np.ndarray:
 def check_y1(y_1):
     """Exercise 1: y_1 = Σ_j α_1j v_j for the A and V above, written out term by term."""
     y = as_array(y_1, "y_1", V.shape[1:])
+    if close(y, (A @ V)[1]):
+        return "y_1 = 0.2·v_0 + 0.5·v_1 + 0.3·v_2 = [2.2, 2.9], the same as (A @ V)[1]."
     if close(y, (A.T @ V)[1]):
         raise NotYet("you used column 1 of A. The weights of y_1 are row 1: α_10, α_11, α_12.")
-    if not close(y, (A @ V)[1]):
-        raise NotYet("y_1 should be α_10·v_0 + α_11·v_1 + α_12·v_2 (row 1 of A, rows of V).")
-    return "y_1 = 0.2·v_0 + 0.5·v_1 + 0.3·v_2 = [2.2, 2.9], the same as (A @ V)[1]."
+    for i in (0, 2):
+        if close(y, (A @ V)[i]):
+            raise NotYet(f"that is y_{i}, the output of '{TOKENS[i]}' (row {i} of A); "
+                         "y_1 is the output of 'bites'.")
+    if close(y, V.mean(axis=0)):
+        raise NotYet("that is the plain mean of the values: every value got the same weight, "
+                     "but y_1's weights are those of row 1 of A.")
+    raise NotYet("not y_1 yet: each value v_j enters scaled by its own weight from row 1 of A. "
+                 "Check the three terms one by one.")
 
 
 @checker("the weights in the new order (3 numbers)")
 def check_reordered_weights(alpha_new):
     """Exercise 2: weights on V[PERM] that give the same y_0 as row 0 of A on V."""
     alpha = _weights(alpha_new, "alpha_new", (len(TOKENS),))
-    if not close(alpha @ V[PERM], A[0] @ V):
-        raise NotYet("alpha_new @ V[perm] should equal A[0] @ V. Each value must keep its own "
-                     "weight: which old token is now at position 0?")
-    return "the same y_0: each weight travelled with its value, so the sum never saw the new order."
+    if close(alpha @ V[PERM], A[0] @ V):
+        return ("the same y_0: each weight travelled with its value, so the sum never saw the new "
+                "order.")
+    if close(alpha, A[0]):
+        raise NotYet("these are the old weights in the old order, but the values moved: "
+                     "each value must keep its own weight. Which old token is now at position 0?")
+    if close(alpha, A[0][inverse_permutation(PERM)]):
+        raise NotYet("the weights moved, but the opposite way (the inverse permutation). "
+                     "Which old token is now at position 0, and what was its weight?")
+    for i in (1, 2):
+        if close(alpha, A[i][PERM]):
+            raise NotYet(f"these are the weights of '{TOKENS[i]}' (row {i} of A), moved to the "
+                         "new order; y_0 is the output of 'dog', row 0.")
+    raise NotYet("alpha_new @ V[perm] should equal A[0] @ V. Each value must keep its own "
+                 "weight: which old token is now at position 0?")
 
 
 @checker("a function of n that returns an (n, n) array of weights")
@@ -49,8 +69,8 @@ def check_position_weights(position_weights):
                      f"position_weights({n})", (n, n))  # (n, n)
     y, y_swapped = W @ V, W @ V[::-1]  # "dog bites man" and "man bites dog"
     if close(y, y_swapped[::-1]):  # word i sits at n - 1 - i in the swapped sentence
-        raise NotYet("each word's output is the same in both orders. With these weights a token "
-                     "still sees the others as an unordered bag; let row i favour a position "
-                     "relative to i, such as its left neighbour i - 1.")
+        raise NotYet("each word's output is the same in both orders: these weights cannot tell "
+                     "the sentence from its reverse. Let row i favour a position relative to i, "
+                     "such as its left neighbour i - 1.")
     return ("a word's output now depends on where it stands: a weighted sum sees order as soon as "
-            "its weights depend on position, as in a convolution.")
+            "its weights depend on position (a convolution when they depend on i − j alone).")

@@ -1,30 +1,80 @@
 """Checkers for notebook 03 (softmax and projections)."""
 
+import sys
+
 import numpy as np
 
-from ..attention import softmax
-from ..embeddings import default_projections, embed
+from ..attention import self_attention, softmax
+from ..embeddings import default_projections, embed, tokenize
 from . import NotYet, as_array, call, checker, close
 
 _CASES = ([2.0, 1.0, 0.1], [1000.0, 999.0, 998.0], [-1000.0, -1001.0], [5.0], [1e300, -1e300, 0.0])
+SHAPES = ((3, 8, 4, 4), (5, 6, 3, 2), (7, 4, 2, 5))  # exercise 4: (n, d, d_k, d_v), as it says
+
+
+def _borrowing(f):
+    """``f`` run with a record, ``run.borrowed``, of every posattn function or library softmax
+    it calls on the way (seen through sys.setprofile, whatever name or route it was reached by)."""
+    own = getattr(f, "__module__", None)
+
+    def hook(frame, event, arg):
+        if event == "call":
+            module, name = frame.f_globals.get("__name__") or "", frame.f_code.co_name
+        elif event == "c_call":
+            module, name = getattr(arg, "__module__", None) or "", getattr(arg, "__name__", "")
+        else:
+            return
+        if module.startswith("posattn") or ("softmax" in name.lower() and module != own):
+            run.borrowed.append((module.split(".")[0], name))
+
+    def run(*args):
+        previous = sys.getprofile()
+        sys.setprofile(hook)
+        try:
+            return f(*args)
+        finally:
+            sys.setprofile(previous)
+
+    run.borrowed = []
+    return run
+
+
+def _own_work(f, *args, name: str, task: str):
+    """f(*args), or NotYet when f hands its work to posattn or to a library's softmax."""
+    if not callable(f):
+        raise NotYet(f"{name} must be a function; got {type(f).__name__}.")
+    run = _borrowing(f)
+    out = call(run, *args, name=name)
+    if run.borrowed:
+        named = [f"pa.{n}" for m, n in run.borrowed if m == "posattn" and not n.startswith("_")]
+        first = (named or [f"{n} from {m}" for m, n in run.borrowed])[0]
+        raise NotYet(f"{name} calls {first}. The exercise asks you to {task} yourself, with "
+                     "numpy only: np.exp, sums and products.")
+    return out
 
 
 @checker("a function of s")
 def check_stable_softmax(stable_softmax):
-    """Exercise 1: ``stable_softmax(s)`` is softmax of a 1-D array of scores, even huge ones.
+    """Exercise 1: ``stable_softmax(s)`` is softmax of a 1-D array of scores, even huge ones,
+    built with np.exp (a call to pa.softmax or another library's softmax is not the exercise).
 
     softmax(s)_j = exp(s_j - max(s)) / Σ_l exp(s_l - max(s))
     """
     for s in _CASES:
         with np.errstate(all="ignore"):
-            got = call(stable_softmax, np.array(s), name="stable_softmax")
+            got = _own_work(stable_softmax, np.array(s), name="stable_softmax",
+                            task="build softmax")
         try:
             got = as_array(got, f"stable_softmax({s})", (len(s),))
         except NotYet as hint:
-            if "NaN or inf" in str(hint):
-                raise NotYet(f"for scores {s} you get inf or nan: exp overflowed or gave 0/0. "
-                             "Shift the scores first.") from None
-            raise
+            if "NaN or inf" not in str(hint):
+                raise
+            if np.asarray(got).dtype.itemsize < 8 and max(map(abs, s)) > 3e38:
+                raise NotYet(f"for scores {s} you get inf or nan: float32 stops near 3.4e38, so "
+                             "1e300 became inf before any shift. Keep the scores in float64 "
+                             "(the cell's first line does), and round at the end.") from None
+            raise NotYet(f"for scores {s} you get inf or nan: exp overflowed or gave 0/0. "
+                         "Shift the scores first.") from None
         if not close(got, softmax(s)):
             raise NotYet(f"for scores {s} the weights are not softmax(s): they should be positive, "
                          "sum to 1, and keep the differences between scores.")
@@ -47,13 +97,133 @@ def check_score_spread(spread_at_256):
 @checker("a vector of length 4")
 def check_query_of_man(q_man):
     """Exercise 3: the query of "man" in "man bites dog", with the default W_Q."""
-    W_Q, W_K, _ = default_projections()
+    W_Q, W_K, W_V = default_projections()
+    X = embed(tokenize("man bites dog"))  # (3, 8): man, bites, dog
     q = as_array(q_man, "q_man", W_Q.shape[1:])
-    x_man = embed(["man"])[0]  # (d,)
-    if close(q, x_man @ W_K):
-        raise NotYet("that is the key of 'man' (W_K); the query uses W_Q.")
-    if not close(q, x_man @ W_Q):
-        raise NotYet("take the embedding row of 'man' (row 0 of X_mbd) and multiply it by W_Q "
-                     "from the right: x W_Q.")
-    return ("the same vector as for 'man' at the end of 'dog bites man': W_Q is shared by every "
-            "position.")
+    if close(q, X[0] @ W_Q):
+        return ("the same vector as for 'man' at the end of 'dog bites man': W_Q is shared by "
+                "every position.")
+    for W, what in ((W_K, "key of 'man' (W_K)"), (W_V, "value of 'man' (W_V)")):
+        if close(q, X[0] @ W):
+            raise NotYet(f"that is the {what}; a query is made with W_Q.")
+    for row in (1, 2):
+        if close(q, X[row] @ W_Q):
+            raise NotYet(f"that is the query of '{['man', 'bites', 'dog'][row]}' (row {row} of "
+                         "X_mbd); 'man' is the first word of 'man bites dog'.")
+    if close(q, X[0] @ W_Q / np.sqrt(W_Q.shape[1])):
+        raise NotYet("you divided by √d_k: that scale belongs to the scores q·k, not to the query.")
+    raise NotYet("that is not the query of 'man'. Section 4 shows how a token's query is made "
+                 "from its embedding row; which row of X_mbd is 'man'?")
+
+
+def _softmax_rows(S, axis=-1):
+    e = np.exp(S - S.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _near(got, expected) -> bool:
+    """Equal to float32 precision, relative to the size of the expected array."""
+    return close(got, expected, atol=1e-5 * max(1.0, float(np.abs(expected).max())))
+
+
+_ROW_SUMS = ("each weight was divided by the sum of another row: a row sum of shape (n,) divides "
+             "the columns. Keep its axis (keepdims=True) to divide row by row.")
+
+
+def _mistaken_A(A, X, W_Q, W_K):
+    """The hint naming the mistake that gives this A, or None."""
+    Q, K = X @ W_Q, X @ W_K  # (n, d_k) each
+    d, d_k = W_Q.shape
+    S = Q @ K.T / np.sqrt(d_k)  # (n, n): the right scores
+    E, F = np.exp(S), np.exp(S - S.max(axis=1, keepdims=True))  # (n, n): plain and shifted
+    mistakes = [
+        (_softmax_rows(S.T), "your scores are K Qᵀ: row i compares key i with every query. "
+         "Row i must hold query i's scores against every key."),
+        (_softmax_rows(S).T, "your A is transposed (rows and columns swapped): row i must hold "
+         "query i's weights over the keys."),
+        (_softmax_rows(S, axis=0), "softmax ran over the wrong axis: the columns of your A sum "
+         "to 1, but each query's row of weights should."),
+        (_softmax_rows(S * np.sqrt(d_k)), "the scores are not scaled: you left out the 1/√d_k."),
+        (_softmax_rows(S / np.sqrt(d_k)), "you divided the scores by d_k; the scale is its "
+         "square root."),
+        (E / E.sum(axis=1), _ROW_SUMS),
+        (F / F.sum(axis=1), _ROW_SUMS),
+        (_softmax_rows(Q @ Q.T / np.sqrt(d_k)), "your keys are X W_Q, the queries: keys come "
+         "from W_K."),
+        (_softmax_rows(K @ K.T / np.sqrt(d_k)), "your queries are X W_K, the keys: queries come "
+         "from W_Q."),
+    ]
+    if d != d_k:
+        mistakes.append((_softmax_rows(S * np.sqrt(d_k / d)), f"you scaled by √d, with d = {d} "
+                         "the width of X; the scale uses d_k, the length of a query."))
+    return next((hint for wrong, hint in mistakes if _near(A, wrong)), None)
+
+
+def _mistaken_Y(Y, X, A, W_Q, W_K, W_V):
+    """The hint naming the mistake that gives this Y (with the right A), or None."""
+    mistakes = [
+        (A @ (X @ W_K), "your values are X W_K, the keys: V comes from W_V."),
+        (A @ (X @ W_Q), "your values are X W_Q, the queries: V comes from W_V."),
+        (A @ X, "Y mixes the rows of X itself: the values are X projected by W_V."),
+        (A.T @ (X @ W_V), "Y uses A transposed: y_i mixes the values with row i of A."),
+    ]
+    return next((hint for wrong, hint in mistakes if wrong.shape == Y.shape and _near(Y, wrong)),
+                None)
+
+
+def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str):
+    """Y and A of the learner's function on one input, or NotYet naming what differs."""
+    n, d_v = len(X), W_V.shape[1]
+    out = _own_work(self_attention_fn, X.copy(), W_Q.copy(), W_K.copy(), W_V.copy(),
+                    name="self_attention", task="write attention")
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        try:
+            got = np.shape(out)
+        except ValueError:  # a ragged list
+            got = "a ragged list"
+        what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}")
+        raise NotYet(f"self_attention should return the pair (Y, A), as pa.self_attention does; "
+                     f"on {shape} it returned {what}.")
+    Y, A = (as_array(M, name) for M, name in zip(out, ("Y", "A"), strict=True))
+    if Y.shape == (n, n) and A.shape == (n, d_v) and n != d_v:
+        raise NotYet("you returned (A, Y); pa.self_attention returns (Y, A), Y first.")
+    Y_ok, A_ok = self_attention(X, W_Q, W_K, W_V)
+    if A.shape != (n, n):
+        raise NotYet(f"A should be (n, n) = ({n}, {n}), one weight per query and key, on {shape}; "
+                     f"got {A.shape}.")
+    if not _near(A, A_ok):
+        if (hint := _mistaken_A(A, X, W_Q, W_K)) is not None:
+            raise NotYet(hint)
+        if not np.allclose(A.sum(axis=1), 1.0, atol=1e-5):
+            raise NotYet(f"the rows of your A do not sum to 1 (on {shape} they sum to "
+                         f"{np.round(A.sum(axis=1), 3).tolist()[:3]}…): normalise each row.")
+        raise NotYet(f"on {shape} your A differs from pa.self_attention's by up to "
+                     f"{np.abs(A - A_ok).max():.2g}. Check each step on this shape (a size "
+                     "written as a number, such as 4, instead of read from the arrays?).")
+    if Y.shape != Y_ok.shape or not _near(Y, Y_ok):
+        if (hint := _mistaken_Y(Y, X, A_ok, W_Q, W_K, W_V)) is not None:
+            raise NotYet(hint)
+        if Y.shape != Y_ok.shape:
+            raise NotYet(f"Y should be (n, d_v) = {Y_ok.shape} on {shape}; got {Y.shape}.")
+        raise NotYet(f"A is right, but on {shape} your Y differs from pa.self_attention's by up "
+                     f"to {np.abs(Y - Y_ok).max():.2g}: y_i mixes the values with row i of A.")
+    return Y, A
+
+
+@checker("a function self_attention(X, W_Q, W_K, W_V) that returns (Y, A)")
+def check_self_attention(self_attention_fn):
+    """Exercise 4: attention written from scratch, against pa.self_attention on SHAPES (the
+    notebook's "dog bites man" first), then its own equivariance error on a shuffled input."""
+    for i, (n, d, d_k, d_v) in enumerate(SHAPES):
+        W_Q, W_K, W_V = default_projections(d, d_k, d_v, seed=i)  # (d, d_k), (d, d_k), (d, d_v)
+        X = embed(tokenize("dog bites man")) if i == 0 else \
+            np.random.default_rng(i).standard_normal((n, d))  # (n, d)
+        _compare(self_attention_fn, X, W_Q, W_K, W_V, f"n={n}, d={d}, d_k={d_k}, d_v={d_v}")
+    perm = np.random.default_rng(7).permutation(n)  # a shuffle of the last input's n tokens
+    Y, A = _compare(self_attention_fn, X, W_Q, W_K, W_V, "the last shape")
+    Y_p, A_p = _compare(self_attention_fn, X[perm], W_Q, W_K, W_V, "the last shape, shuffled")
+    error = max(np.abs(Y_p - Y[perm]).max(), np.abs(A_p - A[perm][:, perm]).max())
+    return (f"your function agrees with pa.self_attention on all three shapes. Shuffling the "
+            f"{n} tokens of the last input only moved its outputs: the largest of "
+            f"|Y(PX) − P Y(X)| and |A(PX) − P A Pᵀ| is {error:.1e}. Your own code is "
+            "permutation equivariant.")
