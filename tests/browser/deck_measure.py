@@ -11,10 +11,21 @@ from pathlib import Path
 
 TEXT_PX, CODE_PX, FIGURE_TEXT_PX = 24, 22, 18
 MAX_CODE_LINES, MAX_WORDS, MIN_FIGURE_PX = 6, 70, 700
-# The smallest text matplotlib draws in a series figure, in pixels of the stored PNG: 15 pt at
-# 100 dpi (src/posattn/series.mplstyle and plotting.py's cell values). A figure shown at scale s
-# draws it at s × this on screen.
-FIGURE_FONT_NATIVE_PX = 15 * 100 / 72
+
+
+def figure_font_px() -> float:
+    """The smallest text of a series figure in pixels of its stored PNG: the smallest font size
+    in src/posattn/series.mplstyle at its dpi (plotting's cell values use the body size). A figure
+    shown at scale s draws it at s × this on screen."""
+    import matplotlib
+
+    style = matplotlib.rc_params_from_file(STYLE, use_default_template=False)
+    sizes = [style[key] for key in style if key.endswith("size") and "figsize" not in key]
+    return min(float(size) for size in sizes) * float(style["savefig.dpi"]) / 72
+
+
+STYLE = Path(__file__).resolve().parents[2] / "src" / "posattn" / "series.mplstyle"
+FIGURE_FONT_NATIVE_PX = figure_font_px()
 
 LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section')]
   .flatMap((top, h) => { const inner = [...top.querySelectorAll(':scope > section')];
