@@ -1,0 +1,56 @@
+"""Sphinx configuration of the series' book (tools/build_book.py stages it beside the pages).
+
+The pages are the committed notebooks with their stored outputs: nothing is executed. Every
+script a page loads is a local file in _static/ (MathJax 2, require.js and the widget renderer,
+copied from the decks' npm folder), so the book opens from file:// with no network.
+"""
+
+project = "The Position Problem"
+copyright = "the series' authors, MIT licence"  # noqa: A001 (Sphinx's name)
+html_title = project
+
+extensions = ["myst_nb"]
+root_doc = "index"
+exclude_patterns = ["_build", "_notebooks", "**.ipynb_checkpoints"]
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_update_mathjax = False  # its settings are MathJax 3's; MathJax 2 finds \( \) and \[ \] itself
+suppress_warnings = ["myst.header"]  # a notebook's "##" after "#" under an exercise is fine
+
+nb_execution_mode = "off"  # the stored outputs are the book
+nb_ipywidgets_js = {  # the stored explorer, drawn by the local widget renderer
+    "vendor/requirejs/require.js": {},
+    "vendor/@jupyter-widgets/html-manager/dist/embed-amd.js": {
+        "data-jupyter-widgets-cdn": "_static/vendor/",  # never used: the controls are built in
+    },
+}
+
+# MathJax 2.7.9, the decks' copy (the widget renderer expects version 2); Sphinx writes \( \), \[ \]
+mathjax_path = "vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
+mathjax2_config = {
+    "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                "processEscapes": True},
+    "CommonHTML": {"linebreaks": {"automatic": True}},  # long formulas wrap on a phone
+    "messageStyle": "none",
+}
+
+html_theme = "sphinx_book_theme"
+html_static_path = ["_static"]
+html_extra_path = ["_extra"]  # the widget renderer's icon fonts, at the book's top
+html_css_files = ["book.css"]
+html_js_files = ["book.js"]
+html_copy_source = False  # each page links its committed .ipynb itself
+html_show_sourcelink = False
+html_show_search_summary = False  # summaries are fetched, and file:// refuses fetches
+html_last_updated_fmt = None
+html_context = {"default_mode": "light"}  # the theme's light/dark switch starts on light
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "show_toc_level": 2,
+    "use_download_button": False,
+    "use_fullscreen_button": False,
+    "use_repository_button": False,
+    "navigation_with_keys": True,
+    "navbar_persistent": [],  # one search field, the sidebar's, not a second one in a top bar
+    "footer_content_items": ["copyright.html"],
+}

@@ -1,0 +1,197 @@
+"""Build the series as a static book: `make book` -> build/book/index.html.
+
+The pages are the committed notebooks with their stored outputs (nothing is executed), made into
+HTML by Sphinx with myst-nb and sphinx-book-theme (tools/book/ holds the configuration, CSS and
+JS). The landing page is made from the README's table of notebooks; notebooks/glossary.md, when
+present, is the glossary page. The scripts a page loads (MathJax 2, require.js and the widget
+renderer) are the decks' npm packages (tools/slide_assets/package-lock.json): the first build
+installs them with `npm ci` like `make slides` does, later builds need no network. Every link is
+relative, so the folder works from file://, from `python -m http.server` and from any sub-path.
+
+What the book's copy of a notebook adds to the committed one (the committed files are not
+touched): presenter notes folded into a "Presenter notes" box, each figure's "*Figure:*"
+description as its image's alt text, a line that offers the .ipynb and says how to run it, and,
+above the stored explorer, a line that says it responds only when the notebook runs.
+
+    python -m tools.build_book [OUT]     # default: build/book
+"""
+
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbformat import NotebookNode
+
+from tools import build_slides
+
+ROOT = Path(__file__).resolve().parent.parent
+CONF = Path(__file__).resolve().parent / "book"
+NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build" / "book"
+GLOSSARY = "glossary.md"
+ASSETS = ("requirejs", "mathjax", "@jupyter-widgets/html-manager")  # of build_slides.KEEP
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+NOTE_LABEL = re.compile(r"^\*\*Presenter notes\.?\*\*\s*", re.IGNORECASE)
+RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
+          "the README's quick start) and open the notebook in JupyterLab.")
+STILL = ("The explorer below is a still picture of its saved state: it responds when the notebook "
+         "runs (`make lab`, open this notebook, then *Run ▸ Run All Cells*).")
+
+
+@dataclass
+class Book:
+    index: Path  # the landing page
+    pages: int  # HTML pages written (the landing page, notebooks, glossary, search, index)
+    megabytes: float
+    seconds: float
+    warnings: list[str]
+
+
+def slide_type(cell: NotebookNode) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-")
+
+
+def markdown(source: str, slide: str = "-") -> NotebookNode:
+    cell = nbformat.v4.new_markdown_cell(source)
+    cell.metadata["slideshow"] = {"slide_type": slide}
+    return cell
+
+
+def presenter_notes(source: str) -> str:
+    """A notes cell as a folded box: the quote marks and the label go, the text stays."""
+    body = "\n".join(re.sub(r"^\s*>\s?", "", line) for line in source.strip().splitlines())
+    body = NOTE_LABEL.sub("", body.strip(), count=1)
+    return (f'<details class="presenter-notes">\n<summary>Presenter notes</summary>\n\n{body}\n\n'
+            "</details>")
+
+
+def alt_text(description: str) -> str:
+    """A "*Figure:* …" cell as plain text for an image's alt attribute."""
+    text = re.sub(r"^\*Figure[^:]*:\*?\s*", "", description.strip())  # *Figure:* or *Figure: …*
+    return " ".join(re.sub(r"[*`$]", "", text).split())
+
+
+def has_output(cell: NotebookNode, mime: str) -> bool:
+    return any(mime in out.get("data", {}) for out in cell.get("outputs", []))
+
+
+def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
+    """The book's copy of a notebook (see the module docstring); outputs are kept as stored."""
+    nb, _ = build_slides.drop_image_tooltips(nb, {})  # html-manager 1.0.15 cannot draw them
+    cells = nb.cells
+    for i, cell in enumerate(cells):
+        following = next((c for c in cells[i + 1:] if c.cell_type == "markdown"), None)
+        if cell.cell_type == "markdown" and slide_type(cell) == "notes":
+            cell.source = presenter_notes(cell.source)
+        elif has_output(cell, "image/png") and following is not None \
+                and following.source.lstrip().startswith("*Figure"):
+            cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt_text(following.source)}
+    download = (f"{{download}}`Download this notebook <_notebooks/{name}.ipynb>` "
+                f"({name}.ipynb, with its outputs). {RUN_IT}")
+    shown = [cells[0], markdown(f"```{{container}} book-run-it\n{download}\n```")]
+    for cell in cells[1:]:
+        if has_output(cell, WIDGET_VIEW):
+            shown.append(markdown(f"```{{admonition}} In the book\n:class: note\n{STILL}\n```"))
+        shown.append(cell)
+    nb.cells = shown
+    return nb
+
+
+def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
+    """The README's title, opening paragraph and section "The notebooks", with page links."""
+    title = re.search(r"^# .+$", readme, re.MULTILINE)[0]
+    opening = readme[readme.index(title) + len(title):].strip().split("\n\n")[0]
+    name, _, claim = title[2:].partition(" — ")  # a short title; the claim under it
+    title = f"# {name}\n\n**{claim[:1].upper()}{claim[1:]}.**" if claim else title
+    section = re.search(r"^## The notebooks\n(.*?)(?=^## )", readme, re.MULTILINE | re.DOTALL)[1]
+    section = re.sub(r"\]\(notebooks/([^)]+)\)", r"](\1)", section)  # a notebook: its page
+    section = re.sub(r"\[([^\]]+)\]\((?![0-9][0-9]_)[^)]*\)", r"\1", section)  # others: text
+    glossary_line = "The [glossary](glossary.md) defines every term the series uses.\n\n"
+    toc = "\n".join(pages + (["glossary"] if glossary else []))
+    return (f"{title}\n\n{opening}\n\n## The notebooks\n{section.rstrip()}\n\n"
+            f"{glossary_line if glossary else ''}"
+            "This book shows each notebook with the outputs it was saved with. Every page offers "
+            "its notebook for download; to run them, get the series and type `make lab` "
+            "(Python 3.10 or newer).\n\n"
+            f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n")
+
+
+def copy_assets(static: Path, extra: Path) -> None:
+    """The scripts the pages load, from the decks' npm folder, into static/vendor/; the widget
+    renderer's icon fonts into extra/@jupyter-widgets/ (it asks for them beside the page)."""
+    modules = build_slides.install()
+    for package in ASSETS:
+        for pattern in build_slides.KEEP[package]:
+            for source in (modules / package).glob(pattern):
+                font = package.startswith("@jupyter-widgets") and source.suffix != ".js"
+                if font and source.suffix == ".woff2":  # every browser reads woff2
+                    (extra / "@jupyter-widgets").mkdir(parents=True, exist_ok=True)
+                    shutil.copy(source, extra / "@jupyter-widgets")
+                elif source.is_file() and not font:
+                    target = static / "vendor" / package / source.relative_to(modules / package)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(source, target)
+
+
+def stage(src: Path, notebooks: Path) -> None:
+    """Sphinx's source folder: the configuration, the book's notebooks, the landing page."""
+    shutil.copytree(CONF, src, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_assets(src / "_static", src / "_extra")
+    names = sorted(path.stem for path in notebooks.glob("[0-9][0-9]_*.ipynb"))
+    (src / "_notebooks").mkdir()
+    for name in names:
+        shutil.copy(notebooks / f"{name}.ipynb", src / "_notebooks")  # the download, as committed
+        nb = nbformat.read(notebooks / f"{name}.ipynb", as_version=4)
+        nbformat.write(book_copy(nb, name), src / f"{name}.ipynb")
+    glossary = (notebooks / GLOSSARY).is_file()
+    if glossary:
+        shutil.copy(notebooks / GLOSSARY, src / GLOSSARY)
+    page = landing_page(README.read_text(encoding="utf-8"), glossary, names)
+    (src / "index.md").write_text(page, encoding="utf-8")
+
+
+def clear(out: Path) -> None:
+    """Empty out before a build, refusing a folder that is not an earlier book."""
+    if out.exists() and any(out.iterdir()):
+        if not (out / ".buildinfo").is_file():
+            raise SystemExit(f"{out} is not empty and holds no earlier book; pick another folder.")
+        shutil.rmtree(out)
+
+
+def build(out: Path = BOOK, notebooks: Path = NOTEBOOKS) -> Book:
+    """Write the book into out (replacing an earlier book there) and say what was written."""
+    from sphinx.cmd.build import build_main
+
+    start = time.perf_counter()
+    clear(out)
+    with tempfile.TemporaryDirectory(prefix="book-") as tmp:
+        src, log = Path(tmp) / "src", Path(tmp) / "warnings.txt"
+        stage(src, notebooks)
+        argv = ["-b", "html", "-q", "-E", "-d", str(Path(tmp) / "doctrees"), "-w", str(log)]
+        if build_main([*argv, str(src), str(out)]):
+            raise SystemExit(f"Sphinx failed: {log.read_text(encoding='utf-8').strip()}")
+        warnings = log.read_text(encoding="utf-8").replace(str(src) + "/", "").splitlines()
+    size = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    return Book(out / "index.html", len(list(out.glob("*.html"))), size / 1e6,
+                time.perf_counter() - start, warnings)
+
+
+def main(argv: list[str]) -> None:
+    out = Path(argv[0]).resolve() if argv else BOOK
+    try:
+        book = build(out)
+    except build_slides.AssetsUnavailable as error:
+        sys.exit(str(error))
+    shown = book.index.relative_to(ROOT) if book.index.is_relative_to(ROOT) else book.index
+    print("".join(f"  warning: {line}\n" for line in book.warnings), end="")
+    print(f"The book: {shown} ({book.pages} pages, {book.megabytes:.1f} MB, built in "
+          f"{book.seconds:.1f} s). Open it in a browser (no network needed), or serve the "
+          f"folder: python -m http.server -d {shown.parent} and open http://127.0.0.1:8000/")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
