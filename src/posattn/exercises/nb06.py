@@ -119,4 +119,4 @@ def check_set_vector(set_vector):
             names = [_shown(s) for s in sets]
             raise NotYet(f"{', '.join(names[:-1])} and {names[-1]} {_HINTS[kind]}")
     return ("the same vector for every listing, and a different one for each different set tried: "
-            "an invariant set function, ρ(Σ φ(x_i)) in the Deep Sets form.")
+            "an invariant set function, as ρ(Σ φ(x_i)) in the Deep Sets form is.")
