@@ -35,7 +35,7 @@ NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build"
 GLOSSARY = "glossary.md"
 ASSETS = ("requirejs", "mathjax", "@jupyter-widgets/html-manager")  # of build_slides.KEEP
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-NOTE_LABEL = re.compile(r"^\*\*Presenter notes\.?\*\*\s*", re.IGNORECASE)
+NOTE_LABEL = re.compile(r"^(\*\*)?Presenter notes\.?(\*\*)?\s*", re.IGNORECASE)
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
 STILL = ("The explorer below is a still picture of its saved state: it responds when the notebook "
