@@ -63,10 +63,10 @@ def test_symmetries_table_of_the_series():
     attention = pa.symmetries(lambda X: pa.self_attention(X, *W)[0], X, perms)
     cumsum = pa.symmetries(lambda X: np.cumsum(X, axis=0), X, perms)
     pooled = pa.symmetries(lambda X: X.mean(axis=0), X, perms)
-    keys = ("invariant", "permutation-equivariant", "shift-equivariant")
-    assert attention == dict(zip(keys, (False, True, True), strict=True))
-    assert cumsum == dict(zip(keys, (False, False, False), strict=True))
-    assert pooled == {"invariant": True, "permutation-equivariant": None, "shift-equivariant": None}
+    keys = ("invariant", "permutation-equivariant")
+    assert attention == dict(zip(keys, (False, True), strict=True))
+    assert cumsum == dict(zip(keys, (False, False), strict=True))
+    assert pooled == {"invariant": True, "permutation-equivariant": None}
 
 
 @pytest.mark.parametrize(

@@ -1,18 +1,27 @@
-"""Input validation shared by the public functions.
+"""The door: every public function checks its arguments here, once, before it calls kernels.
 
-Every message follows one template: ``<argument> must be <expectation>; got
-<what came>. <how to fix>`` so a learner sees which argument is wrong and why.
-Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back
-untouched, so the same functions can be differentiated while training.
+Every message follows one template: ``<argument> must be <expectation>; got <what came>.
+<how to fix>`` so a learner sees which argument is wrong and why. The door refuses what is not
+a real number (text, bytes, dates, times, objects, complex numbers, and booleans where a number
+is meant), any size that would make an array of more than MAX_ENTRIES entries (before it is
+allocated), and results that overflowed float64, naming the caller's own arguments.
+Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back untouched, so
+the same functions can be differentiated while training.
 """
 
 import math
 import numbers
+import operator
 
 import numpy as np
 
-# run a function with float overflow quiet: its own check then raises a clear error instead
-quiet_overflow = np.errstate(over="ignore", invalid="ignore")
+MAX_ENTRIES = 10**8  # the most entries one array may have: 0.8 GB of float64
+
+
+
+def quiet_overflow():
+    """Run a kernel with float overflow quiet: finite_result then names the caller's arguments."""
+    return np.errstate(over="ignore", invalid="ignore", divide="ignore")
 
 
 def raw(value):
@@ -20,11 +29,6 @@ def raw(value):
     while hasattr(value, "_value"):
         value = value._value
     return value
-
-
-def traced(*values) -> bool:
-    """True when autograd traces one of ``values``: then no array may be written in place."""
-    return any(hasattr(v, "_value") for v in values)
 
 
 def shorten(values, limit: int = 8) -> str:
@@ -39,17 +43,48 @@ def _not_numbers(name: str, value, why: str) -> TypeError:
     return TypeError(f"{name} must be an array of numbers; got {type(value).__name__} {why:.120}.")
 
 
-def numbers_array(name: str, value) -> np.ndarray:
+def _not_real(array: np.ndarray) -> list:
+    """The first entry of an object array that is not a real number (a bool is not one), if any."""
+    return [v for v in array.flat if isinstance(v, bool) or not isinstance(v, numbers.Real)][:1]
+
+
+def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
+    """``value`` as a float64 array, if it holds real numbers only (booleans only if ``bools``).
+
+    Text, bytes, dates, times, objects, complex numbers and ragged nesting are refused;
+    so are booleans unless ``bools``: True is not a number that attention can weigh.
+    """
     if isinstance(value, (str, bytes)) or value is None:
         raise _not_numbers(name, value, repr(value))
     try:
         array = np.asarray(value)  # ValueError for ragged nesting, say
-        if array.dtype.kind != "c":
-            return array.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError) as exc:
         raise _not_numbers(name, value, f"({exc})") from None
-    raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                    f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
+    kind = array.dtype.kind
+    if kind == "c":
+        raise TypeError(f"{name} must hold real numbers; got complex values such as "
+                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
+    if kind == "b" and not bools:
+        raise TypeError(f"{name} must be an array of numbers; got booleans (dtype bool). "
+                        f"Use {name}.astype(float) if you mean 0 and 1.")
+    odd = _not_real(array) if kind == "O" else []
+    if kind == "O" and not odd:
+        try:
+            return array.astype(np.float64)  # Python ints and fractions, say
+        except OverflowError:
+            raise TypeError(f"{name} must hold numbers that fit in float64; got an integer "
+                            f"too large for it. Scale it down.") from None
+    if kind not in "biuf":
+        what = ({"U": "text", "S": "bytes", "M": "dates", "m": "time spans", "V": "records"}
+                .get(kind) or f"{type(odd[0]).__name__} {odd[0]!r:.40} among its entries")
+        raise TypeError(f"{name} must be an array of numbers; got {what} "
+                        f"(dtype {array.dtype}). Give real numbers, e.g. [[0.5, 1.0]].")
+    return array.astype(np.float64, copy=False)
+
+
+def numbers_array(name: str, value) -> np.ndarray:
+    """``value`` as a float64 array of real numbers or booleans (the exercises' answers)."""
+    return real_array(name, value, bools=True)
 
 
 def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, batch: bool = False):
@@ -58,7 +93,7 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ba
     ``shape``: the exact shape instead, a str entry standing for any size; ``why`` says why.
     ``batch``: also accept a leading batch axis, (B, n, d): B sequences of the same length n.
     """
-    array = numbers_array(name, raw(value))
+    array = real_array(name, raw(value))
     if shape is not None:
         if array.ndim != len(shape) or any(not isinstance(want, str) and want != got
                                            for want, got in zip(shape, array.shape, strict=True)):
@@ -72,7 +107,7 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ba
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
     check_finite(name, array, "Check for NaN or inf upstream.")
-    return value if traced(value) else array
+    return value if hasattr(value, "_value") else array
 
 
 def check_finite(name: str, value, fix: str):
@@ -86,20 +121,98 @@ def check_finite(name: str, value, fix: str):
     return value
 
 
-def check_number(name: str, value, above: float = -math.inf):
-    """A real, finite number > ``above``; an ArrayBox passes as it is."""
+def finite_result(arguments: str, what: str, *results):
+    """Return ``results`` if every entry is finite; else name the caller's ``arguments``.
+
+    Kernels run under quiet_overflow; an overflow anywhere inside leaves an inf or a NaN in
+    the result, and this turns it into the template, in the terms of the function called.
+    """
+    for result in results:
+        if not np.isfinite(raw(result)).all():
+            them = "them" if " and " in arguments else "it"
+            raise ValueError(f"{arguments} must be small enough for {what} to stay within float64 "
+                             f"(about ±1.8e308); got an overflow. Scale {them} down.")
+    return results[0] if len(results) == 1 else results
+
+
+def function_output(name: str, output) -> np.ndarray:
+    """A function's output as finite float64 numbers; of a tuple such as (Y, A), the first."""
+    output = output[0] if isinstance(output, tuple) and output else output
+    array = real_array(name, output, bools=True)
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty; got shape {array.shape}. Make f return at "
+                         "least one number.")
+    return check_finite(name, array, "Make f return finite numbers for this X.")
+
+
+def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = False):
+    """A real, finite number > ``above`` (and not 0 if ``nonzero``); an ArrayBox passes as it is."""
     x = raw(value)
     x = x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
         raise TypeError(f"{name} must be a real number; got {type(x).__name__} {x!r:.80}.")
     try:
-        ok = math.isfinite(x) and x > above
+        ok = math.isfinite(x) and x > above and not (nonzero and x == 0)
     except OverflowError:  # an int too large for a float
         ok = False
     if not ok:
         bound = "" if above == -math.inf else f" above {above}"
+        bound += ", not 0" if nonzero else ""
         raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
-    return value if traced(value) else float(x)
+    return value if hasattr(value, "_value") else float(x)
+
+
+def check_int(name: str, value, minimum: int = 1) -> int:
+    """An integer (a numpy one too, never a bool) of at least ``minimum``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r:.80}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}; got {value}.")
+    return operator.index(value)
+
+
+def _count(entries: int) -> str:
+    return f"{entries:,}" if entries < 10**15 else f"about {float(entries):.1e}"
+
+
+def check_size(name: str, value, entries: int, what: str, fix: str = "") -> None:
+    """Refuse, before allocating, a request for more than MAX_ENTRIES entries in one array.
+
+    ``value`` is the size asked for (shown as ``name = value``), or a str that says it.
+    """
+    if entries > MAX_ENTRIES:
+        got = value if isinstance(value, str) else f"{name} = {value!r:.40}"
+        raise ValueError(f"{name} must be small enough for {what} to have at most "
+                         f"{MAX_ENTRIES:,} entries (0.8 GB of float64); got {got}, which needs "
+                         f"{_count(entries)}. {fix or f'Use a smaller {name}.'}")
+
+
+def check_even(name: str, d_k: int, whose: str = "") -> None:
+    """RoPE turns pairs of coordinates, so the length d_k of a query must be even."""
+    if d_k % 2:
+        raise ValueError(f"{name} must have an even number of columns (d_k) for RoPE, which turns "
+                         f"pairs of coordinates; got d_k = {d_k}{whose}. Choose an even d_k.")
+
+
+def check_callable(name: str, f) -> None:
+    if not callable(f):
+        raise TypeError(f"{name} must be a function of X; got {type(f).__name__} {f!r:.80}.")
+
+
+def check_choice(name: str, value, choices: tuple) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; "
+                         f"got {value!r:.80}.")
+
+
+def check_rng(rng):
+    """A numpy Generator, a seed (an integer ≥ 0) or None (fresh entropy), as numpy takes it."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, numbers.Integral):
+        raise TypeError(f"rng must be a numpy Generator or an integer seed; "
+                        f"got {type(rng).__name__} {rng!r:.80}.")
+    return check_int("rng", rng, minimum=0)
 
 
 def _integers(name: str, perm) -> np.ndarray:
@@ -142,9 +255,15 @@ def check_perm(perm, n: int | None = None, name: str = "perm") -> np.ndarray:
                      f"({detail}).")
 
 
-def check_mask(mask, n: int, m: int) -> np.ndarray:
-    """A boolean (n, m) array, True where query i may attend to key j."""
-    array = np.asarray(mask)
+def check_mask(mask, n: int, m: int):
+    """A boolean (n, m) array, True where query i may attend to key j; None (no mask) passes."""
+    if mask is None:
+        return None
+    try:
+        array = np.asarray(mask)
+    except (TypeError, ValueError):  # ragged nesting
+        raise TypeError(f"mask must be a boolean array (True = may attend); got a ragged "
+                        f"{type(mask).__name__}. Give one row of {m} per query.") from None
     if array.dtype != np.bool_:
         raise TypeError(f"mask must be a boolean array (True = may attend); "
                         f"got dtype {array.dtype}. Use mask.astype(bool).")
@@ -158,9 +277,47 @@ def check_mask(mask, n: int, m: int) -> np.ndarray:
     return array
 
 
-def check_int(name: str, value, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r:.80}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}.")
-    return int(value)
+def check_scores(S, axis):
+    """Scores for softmax: real numbers, or −inf for a masked entry, with a finite one per row."""
+    values = real_array("S", raw(S))
+    if values.ndim == 0 or values.size == 0:
+        got = f"the single number {values.item()!r}" if values.ndim == 0 else \
+            f"shape {values.shape}"
+        raise ValueError(f"S must be a non-empty array of scores with at least one axis; got "
+                         f"{got}. Give a row of scores, e.g. [2.0, 1.0, 0.0].")
+    ndim = values.ndim
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) \
+            or not -ndim <= axis < ndim:
+        raise ValueError(f"axis must be an integer from {-ndim} to {ndim - 1} "
+                         f"for S of shape {values.shape}; got {axis!r:.80}.")
+    if np.isnan(values).any() or np.isposinf(values).any():
+        raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. "
+                         "Check the scores upstream.")
+    dead = np.isneginf(values).all(axis=axis)
+    if dead.any():
+        where = np.argwhere(np.atleast_1d(dead))[0].tolist()
+        raise ValueError(
+            f"S must leave at least one finite score in every softmax row; got the row at {where} "
+            "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
+            "at least one key.")
+    return (S if hasattr(S, "_value") else values), operator.index(axis)
+
+
+def check_projections(X, W_Q, W_K, W_V, *, batch: bool = True, loop: int | None = None):
+    """X and the three weight matrices: W_Q, W_K, W_V need d rows, W_Q and W_K agree.
+
+    Also bounds the sizes: A (n, n) and Q, K, V per sequence (and n for a literal ``loop``).
+    """
+    X = as_matrix("X", X, batch=batch)
+    *B, n, d = np.shape(X)
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_k"), f" to match X's {d} features")
+    W_K = as_matrix("W_K", W_K, np.shape(W_Q), ", the shape of W_Q (q·k needs equal lengths)")
+    W_V = as_matrix("W_V", W_V, (d, "d_v"), f" to match X's {d} features")
+    sequences = math.prod(B)
+    if loop is not None and n > loop:
+        raise ValueError(f"X must have at most {loop:,} rows for the literal loop, which takes "
+                         f"n² Python steps; got {n:,} rows. Use self_attention for long inputs.")
+    check_size("X", f"{n:,} rows", sequences * n * n, "the (n, n) matrix A", "Use fewer tokens.")
+    width = max(np.shape(W_Q)[1], np.shape(W_V)[1])
+    check_size("X", f"{n:,} rows", sequences * n * width, "Q, K and V", "Use fewer tokens.")
+    return X, W_Q, W_K, W_V

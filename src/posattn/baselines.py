@@ -8,9 +8,54 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
-from .attention import TOO_LARGE
-from .permutations import _first
+from ._checks import (
+    as_matrix,
+    check_callable,
+    check_int,
+    check_number,
+    check_size,
+    finite_result,
+    function_output,
+    quiet_overflow,
+)
+
+# ---- kernels: the equations ----------------------------------------------------------------
+
+
+def _rnn(X, W_x, W_h):
+    """h_t = tanh(x_t W_x + h_{t−1} W_h), starting from h_{−1} = 0; H stacks h_0 … h_{n−1}."""
+    h, H = np.zeros(W_h.shape[0]), []  # h_{−1} = 0
+    for x_t in X:  # one step at a time: step t needs h_{t−1}
+        h = np.tanh(x_t @ W_x + h @ W_h)  # (d,)(d, d_h) + (d_h,)(d_h, d_h) -> (d_h,)
+        H.append(h)
+    return np.stack(H)  # (n, d_h)
+
+
+def _conv1d(X, W):
+    """y_t = Σ_{o=−r}^{r} x_{t+o} W_o, with zero rows beyond both ends ("same" length)."""
+    (n, d), width = X.shape, W.shape[0]
+    r = width // 2
+    padded = np.vstack([np.zeros((r, d)), X, np.zeros((r, d))])  # (n + 2r, d)
+    return sum(padded[o: o + n] @ W[o] for o in range(width))  # Σ_o (n, d) @ (d, d_out)
+
+
+def _changed(before, after):
+    """Which output rows t differ at all between two runs of f."""
+    return (after != before).reshape(before.shape[0], -1).any(axis=1)
+
+
+def _rnn_weights(d: int, d_h: int, seed: int):
+    """W_x (d, d_h) and W_h (d_h, d_h), normal with standard deviation 1/√(rows), in that order."""
+    rng = np.random.default_rng(seed)
+    return rng.normal(0.0, d**-0.5, (d, d_h)), rng.normal(0.0, d_h**-0.5, (d_h, d_h))
+
+
+def _normal(seed: int, scale: float, shape: tuple):
+    """A fixed random array, normal with standard deviation ``scale``."""
+    return np.random.default_rng(seed).normal(0.0, scale, shape)
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
 
 
 def rnn_weights(d: int = 8, d_h: int = 4, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -20,11 +65,11 @@ def rnn_weights(d: int = 8, d_h: int = 4, seed: int = 0) -> tuple[np.ndarray, np
     [(8, 4), (4, 4)]
     """
     d, d_h, seed = check_int("d", d), check_int("d_h", d_h), check_int("seed", seed, minimum=0)
-    rng = np.random.default_rng(seed)
-    return rng.normal(0.0, d**-0.5, (d, d_h)), rng.normal(0.0, d_h**-0.5, (d_h, d_h))
+    check_size("d_h", f"d = {d} and d_h = {d_h}", (d + d_h) * d_h, "W_x and W_h",
+               "Use a smaller d or d_h.")
+    return _rnn_weights(d, d_h, seed)
 
 
-@quiet_overflow
 def rnn(X, W_x, W_h) -> np.ndarray:
     """Run a tanh RNN over the rows of X in order; returns every hidden state H, shape (n, d_h).
 
@@ -37,10 +82,9 @@ def rnn(X, W_x, W_h) -> np.ndarray:
     W_x = as_matrix("W_x", W_x, (X.shape[1], "d_h"), f" to match X's {X.shape[1]} features")
     d_h = W_x.shape[1]
     W_h = as_matrix("W_h", W_h, (d_h, d_h), f", square to match W_x's {d_h} hidden units")
-    H = np.zeros((X.shape[0] + 1, d_h))  # row t + 1 holds h_t; row 0 is h_{−1} = 0
-    for t, x_t in enumerate(X):  # one step at a time: step t needs h_{t−1}
-        H[t + 1] = np.tanh(x_t @ W_x + H[t] @ W_h)  # (d,)(d, d_h) + (d_h,)(d_h, d_h) -> (d_h,)
-    return check_finite("H", H[1:], TOO_LARGE)
+    check_size("X", f"{X.shape[0]:,} rows", X.shape[0] * d_h, "H (n, d_h)", "Use fewer tokens.")
+    with quiet_overflow():
+        return finite_result("X, W_x and W_h", "the RNN", _rnn(X, W_x, W_h))
 
 
 def conv_kernel(width: int = 3, d: int = 8, d_out: int = 4, seed: int = 0) -> np.ndarray:
@@ -50,11 +94,11 @@ def conv_kernel(width: int = 3, d: int = 8, d_out: int = 4, seed: int = 0) -> np
     (3, 8, 4)
     """
     width, d, d_out = check_int("width", width), check_int("d", d), check_int("d_out", d_out)
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
-    return rng.normal(0.0, (width * d) ** -0.5, (width, d, d_out))
+    check_size("width", f"width = {width}, d = {d} and d_out = {d_out}", width * d * d_out,
+               "W (width, d, d_out)", "Use a smaller width, d or d_out.")
+    return _normal(check_int("seed", seed, minimum=0), (width * d) ** -0.5, (width, d, d_out))
 
 
-@quiet_overflow
 def conv1d(X, kernel) -> np.ndarray:
     """Slide the kernel along the sequence ("same" length, zero rows beyond both ends).
 
@@ -66,14 +110,13 @@ def conv1d(X, kernel) -> np.ndarray:
     X = as_matrix("X", X)
     d = X.shape[1]
     W = as_matrix("kernel", kernel, ("width", d, "d_out"), f" to match X's {d} features")
-    width = W.shape[0]
-    if width % 2 == 0:
+    if W.shape[0] % 2 == 0:
         raise ValueError(f"kernel must have an odd width (a centre row and r rows each side); "
-                         f"got width {width}.")
-    n, r = X.shape[0], width // 2
-    padded = np.vstack([np.zeros((r, d)), X, np.zeros((r, d))])  # (n + 2r, d)
-    Y = sum(padded[o: o + n] @ W[o] for o in range(width))  # Σ_o (n, d) @ (d, d_out) -> (n, d_out)
-    return check_finite("Y", Y, TOO_LARGE)
+                         f"got width {W.shape[0]}.")
+    check_size("X", f"{X.shape[0]:,} rows", (X.shape[0] + W.shape[0]) * max(d, W.shape[2]),
+               "Y (n, d_out)", "Use fewer tokens.")
+    with quiet_overflow():
+        return finite_result("X and kernel", "the convolution", _conv1d(X, W))
 
 
 def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
@@ -82,12 +125,22 @@ def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
     >>> influence(lambda X: np.cumsum(X, axis=0), np.zeros((3, 1))).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     """
+    check_callable("f", f)
     X = as_matrix("X", X)
-    nudge = check_number("nudge", nudge)
-    before = _first(f(X))
+    nudge = check_number("nudge", nudge, nonzero=True)  # 0 would change nothing anywhere
+    before = function_output("f(X)", f(X))
+    if before.ndim == 0:
+        raise ValueError("f must return an array with one row per output position; got a single "
+                         "number. Return the rows, e.g. lambda X: X.cumsum(axis=0).")
     M = np.zeros((before.shape[0], X.shape[0]), dtype=bool)
     for j in range(X.shape[0]):
         nudged = X.copy()
-        nudged[j] += nudge  # move token j only
-        M[:, j] = (_first(f(nudged)) != before).reshape(before.shape[0], -1).any(axis=1)
+        with quiet_overflow():
+            nudged[j] += nudge  # move token j only
+        finite_result("nudge", f"x_{j} + nudge", nudged)
+        after = function_output("f(X nudged)", f(nudged))
+        if after.shape != before.shape:
+            raise ValueError(f"f must return the same shape for every input; got {before.shape} "
+                             f"for X and {after.shape} with x_{j} nudged.")
+        M[:, j] = _changed(before, after)
     return M

@@ -7,10 +7,11 @@ Python's ``hash()``, which is salted per process).
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import check_int, check_size
 
 _JOINERS = "'’-_"  # inside a word they join two runs: dog's, well-known, dog_bites
 _DROPPED = set('.,;:!?"()–—' + _JOINERS)  # sentence punctuation, and joiners that join nothing
@@ -21,6 +22,31 @@ def _kind(c: str) -> str:
     if unicodedata.category(c)[0] in "LMN":
         return "w"
     return "j" if c in _JOINERS else " " if c.isspace() or c in _DROPPED else "?"
+
+
+def _words(text: str) -> list[str]:
+    """The maximal runs of word characters, joined by single apostrophes, hyphens or underscores."""
+    kinds = "".join(map(_kind, text))  # one letter per character of text
+    return [text[m.start():m.end()] for m in re.finditer(r"w+(?:jw+)*", kinds)]
+
+
+def _word_seed(word: str, seed: int) -> int:
+    import hashlib  # on first use, not at import: `import posattn` stays light
+
+    digest = hashlib.sha256(f"{seed}\x00{word}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def _embed(tokens: list, d: int, seed: int):
+    """Row t of X is a standard normal vector drawn from a generator seeded by token t's digest."""
+    rows = [np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens]
+    return np.stack(rows)  # (n, d)
+
+
+def _projections(d: int, d_k: int, d_v: int, seed: int):
+    """W_Q (d, d_k), W_K (d, d_k), W_V (d, d_v), drawn in that order, entries N(0, 1/d)."""
+    rng = np.random.default_rng(seed)
+    return tuple(rng.normal(0.0, 1.0 / np.sqrt(d), (d, cols)) for cols in (d_k, d_k, d_v))
 
 
 def tokenize(sentence: str) -> list[str]:
@@ -40,20 +66,12 @@ def tokenize(sentence: str) -> list[str]:
         raise TypeError(f"sentence must be a string; got {type(sentence).__name__} "
                         f"{sentence!r:.80}.")
     text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", sentence).casefold())
-    kinds = "".join(map(_kind, text))  # one letter per character of text
-    unreadable = sorted({c for c, kind in zip(text, kinds, strict=True) if kind == "?"})
+    unreadable = sorted({c for c in set(text) if _kind(c) == "?"})
     if unreadable:
         shown = ", ".join(map(repr, unreadable[:10]))  # repr escapes invisible characters
         raise ValueError("sentence must hold words and ordinary punctuation; got characters it "
                          f"cannot read: {shown}. Use letters, digits and . , ; : ! ? ' - ( ).")
-    return [text[m.start():m.end()] for m in re.finditer(r"w+(?:jw+)*", kinds)]
-
-
-def _word_seed(word: str, seed: int) -> int:
-    import hashlib  # on first use, not at import: `import posattn` stays light
-
-    digest = hashlib.sha256(f"{seed}\x00{word}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
+    return _words(text)
 
 
 def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
@@ -66,6 +84,9 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     if isinstance(tokens, str):
         raise TypeError(f"tokens must be a list of words; got the string {tokens!r:.80}. "
                         "Use tokenize(sentence) first.")
+    if not isinstance(tokens, Iterable):
+        raise TypeError(f"tokens must be a list of words; got {type(tokens).__name__} "
+                        f"{tokens!r:.80}. Use tokenize(sentence) first.")
     tokens = list(tokens)
     if not tokens:
         raise ValueError("tokens must hold at least one word; got an empty list.")
@@ -73,8 +94,9 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     if bad:
         raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r:.80}.")
     d, seed = check_int("d", d), check_int("seed", seed, minimum=0)
-    rows = [np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens]
-    return np.stack(rows)  # (n, d)
+    check_size("d", f"{len(tokens):,} tokens and d = {d}", len(tokens) * d, "X (n, d)",
+               "Use a smaller d.")
+    return _embed(tokens, d, seed)
 
 
 def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):
@@ -87,6 +109,6 @@ def default_projections(d: int = 8, d_k: int = 4, d_v: int = 4, seed: int = 0):
     [(8, 4), (8, 4), (8, 2)]
     """
     d, d_k, d_v = check_int("d", d), check_int("d_k", d_k), check_int("d_v", d_v)
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
-    # W_Q (d, d_k), W_K (d, d_k), W_V (d, d_v), drawn in that order
-    return tuple(rng.normal(0.0, 1.0 / np.sqrt(d), (d, cols)) for cols in (d_k, d_k, d_v))
+    check_size("d", f"d = {d}, d_k = {d_k} and d_v = {d_v}", d * max(d_k, d_v), "each W",
+               "Use smaller sizes.")
+    return _projections(d, d_k, d_v, check_int("seed", seed, minimum=0))

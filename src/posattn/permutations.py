@@ -10,7 +10,71 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_perm, numbers_array, quiet_overflow
+from ._checks import (
+    as_matrix,
+    check_callable,
+    check_int,
+    check_number,
+    check_perm,
+    check_rng,
+    check_size,
+    finite_result,
+    function_output,
+    quiet_overflow,
+)
+
+# ---- kernels: the definitions --------------------------------------------------------------
+
+
+def _permutation_matrix(perm):
+    """P[i, perm[i]] = 1, so that P X = X[perm]: row i of P is row perm[i] of the identity."""
+    return np.eye(len(perm))[perm]  # (n, n)
+
+
+def _inverse(perm):
+    """π⁻¹ with π⁻¹[π[i]] = i, so that X[perm][inverse] = X."""
+    inverse = np.empty_like(perm)
+    inverse[perm] = np.arange(len(perm))  # O(n): argsort would sort
+    return inverse
+
+
+def _worst(difference) -> float:
+    """max |difference|: 0 when the two outputs agree."""
+    return float(np.max(np.abs(difference)))
+
+
+def _shift_rows(n: int, k: int, margin: int):
+    """The rows t with margin + k ≤ t < n − margin, far enough from both ends to compare."""
+    return np.arange(margin + k, n - margin)
+
+
+# ---- the door's own checks for this module -------------------------------------------------
+
+
+def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """f, X and perm checked; f's outputs f(X) and f(X[perm]) as finite float64 arrays."""
+    check_callable("f", f)
+    X = as_matrix("X", X)
+    perm = check_perm(perm, X.shape[0])
+    return function_output("f(X)", f(X)), function_output("f(X[perm])", f(X[perm])), perm
+
+
+def _check_per_token(out, n: int) -> None:
+    if out.shape[:1] != (n,):
+        raise ValueError(f"f must return one row per token ({n}) to be compared row by "
+                         f"row; got shape {out.shape}.")
+
+
+def _check_gap(before, after) -> float:
+    """max |after − before|, once the two outputs are known to have one shape."""
+    if before.shape != after.shape:
+        raise ValueError(f"f must return the same shape whatever the order of X's rows; got "
+                         f"{before.shape} for X and {after.shape} for X reordered.")
+    with quiet_overflow():
+        return finite_result("f's outputs", "f(X) − f(X')", _worst(after - before))
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
 
 
 def permutation_matrix(perm) -> np.ndarray:
@@ -20,17 +84,9 @@ def permutation_matrix(perm) -> np.ndarray:
     [[0, 0, 1], [1, 0, 0], [0, 1, 0]]
     """
     perm = check_perm(perm)
-    return np.eye(perm.size)[perm]  # row i is row perm[i] of the identity
-
-
-def permute(X, perm) -> np.ndarray:
-    """Reorder the rows (tokens) of ``X``: returns X[perm], which equals P X.
-
-    >>> permute([[1.0], [2.0], [3.0]], [2, 0, 1]).ravel().tolist()
-    [3.0, 1.0, 2.0]
-    """
-    X = as_matrix("X", X)
-    return X[check_perm(perm, X.shape[0])]
+    check_size("perm", f"{perm.size:,} entries", perm.size ** 2, "P (n, n)",
+               "Use a shorter perm, or index with X[perm] instead.")
+    return _permutation_matrix(perm)
 
 
 def inverse_permutation(perm) -> np.ndarray:
@@ -39,10 +95,7 @@ def inverse_permutation(perm) -> np.ndarray:
     >>> inverse_permutation([2, 0, 1]).tolist()
     [1, 2, 0]
     """
-    perm = check_perm(perm)
-    inverse = np.empty_like(perm)
-    inverse[perm] = np.arange(perm.size)  # O(n): argsort would sort
-    return inverse
+    return _inverse(check_perm(perm))
 
 
 def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -> np.ndarray:
@@ -52,10 +105,8 @@ def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -
     [2, 0, 1, 3]
     """
     n = check_int("n", n)
-    if rng is not None and not isinstance(rng, (np.random.Generator, int, np.integer)):
-        raise TypeError(f"rng must be a numpy Generator or an integer seed; "
-                        f"got {type(rng).__name__}.")
-    return np.random.default_rng(rng).permutation(n)
+    check_size("n", n, n, "the permutation")
+    return np.random.default_rng(check_rng(rng)).permutation(n)
 
 
 def all_permutations(n: int) -> Iterator[np.ndarray]:
@@ -71,25 +122,6 @@ def all_permutations(n: int) -> Iterator[np.ndarray]:
     return (np.array(p) for p in itertools.permutations(range(n)))
 
 
-def _first(output) -> np.ndarray:
-    """f's output as finite float64 numbers; functions that return (Y, A) are compared on Y."""
-    output = numbers_array("f(X)", output[0] if isinstance(output, tuple) else output)
-    return check_finite("f(X)", output, "Make f return finite numbers for this X.")
-
-
-@quiet_overflow
-def _worst(difference: np.ndarray) -> float:
-    return float(check_finite("f(X) − f(X')", np.max(np.abs(difference)), "f's outputs overflow."))
-
-
-def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if not callable(f):
-        raise TypeError(f"f must be a function of X; got {type(f).__name__} {f!r}.")
-    X = as_matrix("X", X)
-    perm = check_perm(perm, X.shape[0])
-    return _first(f(X)), _first(f(X[perm])), perm
-
-
 def equivariance_error(f: Callable, X, perm) -> float:
     """How far f is from equivariance at (X, π): max |f(X[perm]) − f(X)[perm]|.
 
@@ -102,10 +134,8 @@ def equivariance_error(f: Callable, X, perm) -> float:
     5.0
     """
     before, after, perm = _check_call(f, X, perm)
-    if before.shape[:1] != (perm.size,):
-        raise ValueError(f"f must return one row per token ({perm.size}) to be compared row by "
-                         f"row; got shape {before.shape}.")
-    return _worst(after - before[perm])
+    _check_per_token(before, perm.size)
+    return _check_gap(before[perm], after)
 
 
 def invariance_error(f: Callable, X, perm) -> float:
@@ -115,7 +145,7 @@ def invariance_error(f: Callable, X, perm) -> float:
     0.0
     """
     before, after, _ = _check_call(f, X, perm)
-    return _worst(after - before)
+    return _check_gap(before, after)
 
 
 def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
@@ -126,32 +156,44 @@ def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
     >>> shift_error(lambda X: 2 * X, np.arange(6.0)[:, None])
     0.0
     """
+    check_callable("f", f)
     X = as_matrix("X", X)
     k, margin = check_int("k", k), check_int("margin", margin, minimum=0)
     n = X.shape[0]
     if n - margin <= margin + k:
         raise ValueError(f"X must have more than {2 * margin + k} rows to leave an interior to "
                          f"compare; got {n}.")
-    before, after = _first(f(X)), _first(f(np.roll(X, k, axis=0)))
-    rows = np.arange(margin + k, n - margin)
-    return _worst(after[rows] - before[rows - k])
+    before = function_output("f(X)", f(X))
+    after = function_output("f(X shifted)", f(np.roll(X, k, axis=0)))
+    _check_per_token(before, n)
+    rows = _shift_rows(n, k, margin)
+    return _check_gap(before[rows - k], after[rows])
 
 
 def symmetries(f: Callable, X, perms: Iterable, tol: float = 1e-9) -> dict[str, bool | None]:
-    """Measure f's symmetries on X: invariant, permutation- and shift-equivariant (inside).
+    """Measure f's symmetries on X: is it invariant, is it permutation-equivariant?
 
     Equivariance needs one output row per token; for one pooled vector it is None (does not apply).
 
     >>> symmetries(lambda X: X.sum(axis=0), np.eye(4), [[1, 0, 2, 3]])
-    {'invariant': True, 'permutation-equivariant': None, 'shift-equivariant': None}
+    {'invariant': True, 'permutation-equivariant': None}
     """
+    check_callable("f", f)
     X = as_matrix("X", X)
-    perms = [np.asarray(p) for p in perms]
-    out = _first(f(X))
-    per_token = out.ndim == 2 and out.shape[0] == X.shape[0]
-    equivariant = max(equivariance_error(f, X, p) for p in perms) < tol if per_token else None
+    if isinstance(perms, (str, bytes)) or not isinstance(perms, Iterable):
+        raise TypeError(f"perms must be a list of permutations of range({X.shape[0]}); got "
+                        f"{type(perms).__name__} {perms!r:.80}.")
+    perms = [check_perm(p, X.shape[0], f"perms[{i}]") for i, p in enumerate(perms)]
+    if not perms:
+        raise ValueError(f"perms must hold at least one permutation of range({X.shape[0]}); got "
+                         "none. Give a few, e.g. [random_permutation(n, seed) for seed in "
+                         "range(5)].")
+    tol = check_number("tol", tol, above=0.0)
+    before = function_output("f(X)", f(X))
+    after = [function_output("f(X[perm])", f(X[p])) for p in perms]
+    per_token = before.ndim == 2 and before.shape[0] == X.shape[0]
     return {
-        "invariant": max(invariance_error(f, X, p) for p in perms) < tol,
-        "permutation-equivariant": equivariant,
-        "shift-equivariant": shift_error(f, X) < tol if per_token else None,
+        "invariant": all(_check_gap(before, a) < tol for a in after),
+        "permutation-equivariant": all(_check_gap(before[p], a) < tol for p, a in
+                                       zip(perms, after, strict=True)) if per_token else None,
     }

@@ -1,9 +1,10 @@
 """Putting position back: one registry of schemes that break attention's permutation symmetry.
 
-``SCHEMES`` maps a name to one small function ``f(X, W_Q, W_K, W_V, **options)`` that
-returns ``(Q, K, V, mask, bias)`` for :func:`~posattn.scaled_dot_product_attention`;
-its docstring holds its equation. No positions at all is ``scheme=None``. Adding a
-scheme is one function here, decorated with ``@_scheme("name")``, and its tests.
+``SCHEMES`` maps a name to one small kernel ``f(X, W_Q, W_K, W_V, **options)`` that
+returns ``(Q, K, V, mask, bias)`` for attention; its docstring holds its equation. No positions
+at all is ``scheme=None``. :func:`attention_with_positions` checks the arguments, then calls
+the scheme. Adding a scheme is one function here, decorated with ``@_scheme("name")``, and its
+tests (and a check of its options in ``_check_options`` if it takes any).
 """
 
 import inspect
@@ -12,11 +13,121 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow
-from .attention import project, scaled_dot_product_attention, self_attention
-from .rope import frequencies, rope
+from ._checks import (
+    as_matrix,
+    check_choice,
+    check_even,
+    check_int,
+    check_number,
+    check_projections,
+    check_size,
+    finite_result,
+    quiet_overflow,
+)
+from .attention import _attention, _project
+from .rope import _frequencies, _rotate
 
 SCHEMES: dict[str, Callable] = {}  # name -> scheme, in the order they are defined below
+LEARNED_ROWS = 64  # rows of the default learned table: positions 0 … 63
+
+# ---- kernels: the equations ----------------------------------------------------------------
+
+
+def _sinusoidal_positions(n: int, d: int, layout: str = "interleaved", base: float = 10000.0):
+    """E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i), ω_i = base^(−2i/d); "split": sines first."""
+    theta = np.outer(np.arange(n), _frequencies(d, base))  # (n,) outer (⌈d/2⌉,) -> (n, ⌈d/2⌉)
+    E = np.stack([np.sin(theta), np.cos(theta)], axis=2).reshape(n, -1)[:, :d]  # sin, cos, …
+    if layout == "split":
+        E = np.concatenate([E[:, 0::2], E[:, 1::2]], axis=1)  # sin, sin, …, cos, cos, …
+    return E  # (n, d)
+
+
+def _sinusoidal_shift(k: float, d: int, base: float = 10000.0):
+    """M_k = diag(R(k ω_0), R(k ω_1), …), R(a) = [[cos a, −sin a], [sin a, cos a]]."""
+    M = np.zeros((d, d))
+    for i, w in enumerate(_frequencies(d, base)):
+        c, s = math.cos(k * w), math.sin(k * w)
+        M[2 * i: 2 * i + 2, 2 * i: 2 * i + 2] = [[c, -s], [s, c]]
+    return M  # (d, d)
+
+
+def _learned_table(max_len: int, d: int, seed: int = 0):
+    """A fixed random (max_len, d) table, normal with standard deviation 1/√2."""
+    return np.random.default_rng(seed).normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))
+
+
+def _alibi_bias(n: int, m):
+    """B[i, j] = −m·|i − j|."""
+    i = np.arange(n)
+    return -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
+
+
+def _causal_mask(n: int):
+    """True where j ≤ i: token i sees itself and earlier tokens only."""
+    return np.tri(n, dtype=bool)  # (n, n)
+
+
+def _scheme(name: str):
+    def register(f: Callable) -> Callable:
+        SCHEMES[name] = f
+        return f
+    return register
+
+
+@_scheme("sinusoidal")
+def _sinusoidal(X, W_Q, W_K, W_V):
+    """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
+    n, d = X.shape[-2:]
+    return (*_project(X + _sinusoidal_positions(n, d), W_Q, W_K, W_V), None, None)
+
+
+@_scheme("learned")
+def _learned(X, W_Q, W_K, W_V, table=None):
+    """X + E with E = rows 0 … n − 1 of a (max_len, d) table: added to the input.
+
+    ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
+    """
+    n, d = X.shape[-2:]
+    E = _learned_table(LEARNED_ROWS, d) if table is None else table  # (max_len, d)
+    return (*_project(X + E[:n], W_Q, W_K, W_V), None, None)
+
+
+@_scheme("rope")
+def _rope(X, W_Q, W_K, W_V):
+    """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
+    Q, K, V = _project(X, W_Q, W_K, W_V)
+    p = np.arange(Q.shape[-2])  # positions 0 … n − 1
+    return _rotate(Q, p), _rotate(K, p), V, None, None
+
+
+@_scheme("alibi")
+def _alibi(X, W_Q, W_K, W_V, slope=0.5):
+    """S_ij − m·(i − j) on keys j ≤ i, with the causal mask: the paper's ALiBi.
+
+    Press et al. 2022, "Train Short, Test Long": a penalty that grows with the distance
+    back to each earlier key, designed so that a model trained on short sequences keeps
+    working on longer ones (length extrapolation).
+    """
+    Q, K, V = _project(X, W_Q, W_K, W_V)
+    n = Q.shape[-2]
+    return Q, K, V, _causal_mask(n), _alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
+
+
+@_scheme("alibi_symmetric")
+def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
+    """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
+    Q, K, V = _project(X, W_Q, W_K, W_V)
+    return Q, K, V, None, _alibi_bias(Q.shape[-2], slope)
+
+
+@_scheme("causal")
+def _causal(X, W_Q, W_K, W_V):
+    """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
+    Q, K, V = _project(X, W_Q, W_K, W_V)
+    return Q, K, V, _causal_mask(Q.shape[-2]), None
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
 
 
 def sinusoidal_positions(n: int, d: int, layout: str = "interleaved",
@@ -30,13 +141,10 @@ def sinusoidal_positions(n: int, d: int, layout: str = "interleaved",
     [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.1, 0.995]]
     """
     n, d = check_int("n", n), check_int("d", d)
-    if layout not in ("interleaved", "split"):
-        raise ValueError(f"layout must be one of 'interleaved', 'split'; got {layout!r:.80}.")
-    theta = np.outer(np.arange(n), frequencies(d, base))  # (n,) outer (⌈d/2⌉,) -> (n, ⌈d/2⌉)
-    E = np.stack([np.sin(theta), np.cos(theta)], axis=2).reshape(n, -1)[:, :d]  # sin, cos, …
-    if layout == "split":
-        E = np.concatenate([E[:, 0::2], E[:, 1::2]], axis=1)  # sin, sin, …, cos, cos, …
-    return E
+    check_size("n", f"n = {n} and d = {d}", n * d, "E (n, d)", "Use a smaller n or d.")
+    check_choice("layout", layout, ("interleaved", "split"))
+    base = check_number("base", base, above=1.0)  # the paper uses 10000
+    return _sinusoidal_positions(n, d, layout, base)
 
 
 def sinusoidal_shift(k: float, d: int, base: float = 10000.0) -> np.ndarray:
@@ -52,14 +160,18 @@ def sinusoidal_shift(k: float, d: int, base: float = 10000.0) -> np.ndarray:
     if d % 2:
         raise ValueError(f"d must be even for the shift matrix (a sine needs its cosine partner); "
                          f"got d = {d}.")
-    M = np.zeros((d, d))
-    for i, w in enumerate(frequencies(d, base)):
-        c, s = math.cos(k * w), math.sin(k * w)
-        M[2 * i: 2 * i + 2, 2 * i: 2 * i + 2] = [[c, -s], [s, c]]
-    return M
+    check_size("d", d, d * d, "M_k (d, d)")
+    return _sinusoidal_shift(k, d, check_number("base", base, above=1.0))
 
 
-def learned_positions(n: int, d: int, max_len: int = 64, seed: int = 0) -> np.ndarray:
+def _check_length(n: int, max_len: int) -> None:
+    if n > max_len:
+        raise ValueError(f"n must be at most max_len = {max_len}, the number of rows in the "
+                         f"learned table; got n = {n}. A learned table knows no position it never "
+                         "saw: shorten the sentence or use a longer table.")
+
+
+def learned_positions(n: int, d: int, max_len: int = LEARNED_ROWS, seed: int = 0) -> np.ndarray:
     """Rows 0 … n − 1 of a fixed random (max_len, d) table, standing in for a trained one.
 
     Entries are normal with standard deviation 1/√2, the root-mean-square of the
@@ -71,17 +183,11 @@ def learned_positions(n: int, d: int, max_len: int = 64, seed: int = 0) -> np.nd
     n, d = check_int("n", n), check_int("d", d)
     max_len, seed = check_int("max_len", max_len), check_int("seed", seed, minimum=0)
     _check_length(n, max_len)
-    return np.random.default_rng(seed).normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))[:n]
+    check_size("max_len", f"max_len = {max_len} and d = {d}", max_len * d, "the (max_len, d) table",
+               "Use a smaller max_len or d.")
+    return _learned_table(max_len, d, seed)[:n]
 
 
-def _check_length(n: int, max_len: int) -> None:
-    if n > max_len:
-        raise ValueError(f"n must be at most max_len = {max_len}, the number of rows in the "
-                         f"learned table; got n = {n}. A learned table knows no position it never "
-                         "saw: shorten the sentence or use a longer table.")
-
-
-@quiet_overflow
 def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
     """ALiBi's score bias B[i, j] = −m·|i − j|: the farther apart, the lower the score.
 
@@ -92,9 +198,9 @@ def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
     [[-0.0, -0.5, -1.0], [-0.5, -0.0, -0.5], [-1.0, -0.5, -0.0]]
     """
     n, m = check_int("n", n), check_number("slope", slope, above=0.0)
-    i = np.arange(n)
-    B = -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
-    return check_finite("the bias −m·|i − j|", B, f"slope = {m} is too large for n = {n}.")
+    check_size("n", n, n * n, "B (n, n)")
+    with quiet_overflow():
+        return finite_result("slope", f"B = −m·|i − j| with n = {n}", _alibi_bias(n, m))
 
 
 def causal_mask(n: int) -> np.ndarray:
@@ -103,72 +209,12 @@ def causal_mask(n: int) -> np.ndarray:
     >>> causal_mask(3).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     """
-    return np.tri(check_int("n", n), dtype=bool)
+    n = check_int("n", n)
+    check_size("n", n, n * n, "the (n, n) mask")
+    return _causal_mask(n)
 
 
-def _scheme(name: str):
-    def register(f: Callable) -> Callable:
-        SCHEMES[name] = f
-        return f
-    return register
-
-
-@_scheme("sinusoidal")
-def _sinusoidal(X, W_Q, W_K, W_V):
-    """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
-    X = as_matrix("X", X, batch=True)
-    return (*project(X + sinusoidal_positions(*X.shape[-2:]), W_Q, W_K, W_V), None, None)
-
-
-@_scheme("learned")
-def _learned(X, W_Q, W_K, W_V, table=None):
-    """X + E with E = rows 0 … n − 1 of a (max_len, d) table: added to the input.
-
-    ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
-    """
-    X = as_matrix("X", X, batch=True)
-    n, d = X.shape[-2:]
-    E = learned_positions(n, d) if table is None else as_matrix(  # (max_len, d)
-        "table", table, ("max_len", d), f" to match X's {d} features")
-    _check_length(n, E.shape[0])
-    return (*project(X + E[:n], W_Q, W_K, W_V), None, None)
-
-
-@_scheme("rope")
-def _rope(X, W_Q, W_K, W_V):
-    """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
-    Q, K, V = project(X, W_Q, W_K, W_V)
-    return rope(Q), rope(K), V, None, None
-
-
-@_scheme("alibi")
-def _alibi(X, W_Q, W_K, W_V, slope=0.5):
-    """S_ij − m·(i − j) on keys j ≤ i, with the causal mask: the paper's ALiBi.
-
-    Press et al. 2022, "Train Short, Test Long": a penalty that grows with the distance
-    back to each earlier key, designed so that a model trained on short sequences keeps
-    working on longer ones (length extrapolation).
-    """
-    Q, K, V = project(X, W_Q, W_K, W_V)
-    n = Q.shape[-2]
-    return Q, K, V, causal_mask(n), alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
-
-
-@_scheme("alibi_symmetric")
-def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
-    """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
-    Q, K, V = project(X, W_Q, W_K, W_V)
-    return Q, K, V, None, alibi_bias(Q.shape[-2], slope)
-
-
-@_scheme("causal")
-def _causal(X, W_Q, W_K, W_V):
-    """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
-    Q, K, V = project(X, W_Q, W_K, W_V)
-    return Q, K, V, causal_mask(Q.shape[-2]), None
-
-
-def _lookup(scheme, options: dict) -> Callable | None:
+def _check_scheme(scheme, options: dict) -> Callable | None:
     """The scheme's function (None for no positions), once its name and options are checked."""
     if scheme is not None and (not isinstance(scheme, str) or scheme not in SCHEMES):
         raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}, or None for no "
@@ -179,6 +225,25 @@ def _lookup(scheme, options: dict) -> Callable | None:
         raise TypeError(f"options for scheme {scheme!r} must be among ({', '.join(allowed)}); "
                         f"got {', '.join(unknown)}.")
     return SCHEMES.get(scheme)
+
+
+_lookup = _check_scheme  # the name experiments.py calls
+
+
+def _check_options(scheme, options: dict, n: int, d: int, d_k: int) -> dict:
+    """The values of a scheme's options: a slope above 0, a table of d columns and ≥ n rows."""
+    checked = dict(options)
+    if "slope" in options:
+        checked["slope"] = check_number("slope", options["slope"], above=0.0)
+    if scheme == "learned":
+        table = options.get("table")
+        if table is not None:
+            checked["table"] = as_matrix("table", table, ("max_len", d), f" to match X's {d} "
+                                         "features")
+        _check_length(n, LEARNED_ROWS if table is None else np.shape(checked["table"])[0])
+    if scheme == "rope":
+        check_even("W_Q", d_k, " (q and k are turned pair by pair)")
+    return checked
 
 
 def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
@@ -193,7 +258,14 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]
     [(3, 3), (3, 3)]
     """
-    f = _lookup(scheme, options)
-    if f is None:
-        return self_attention(X, W_Q, W_K, W_V)
-    return scaled_dot_product_attention(*f(X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
+    f = _check_scheme(scheme, options)
+    X, W_Q, W_K, W_V = check_projections(X, W_Q, W_K, W_V)
+    n, d = np.shape(X)[-2:]
+    options = _check_options(scheme, options, n, d, np.shape(W_Q)[1])
+    with quiet_overflow():
+        if f is None:
+            Y, A = _attention(*_project(X, W_Q, W_K, W_V))
+        else:
+            Y, A = _attention(*f(X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
+    arguments = ", ".join(["X", "W_Q", "W_K", "W_V", *options])
+    return finite_result(" and".join(arguments.rsplit(",", 1)), "attention", Y, A)

@@ -8,7 +8,37 @@ the score between a rotated query at i and a rotated key at j depends on j − i
 
 import numpy as np
 
-from ._checks import as_matrix, check_finite, check_int, check_number, quiet_overflow, raw
+from ._checks import (
+    as_matrix,
+    check_even,
+    check_int,
+    check_number,
+    check_size,
+    finite_result,
+    quiet_overflow,
+    raw,
+)
+
+# ---- kernels: the equations ----------------------------------------------------------------
+
+
+def _frequencies(d: int, base: float = 10000.0):
+    """ω_i = base^(−2i/d) for i = 0, 1, …, ⌈d/2⌉ − 1: one frequency per pair of coordinates."""
+    i = np.arange((d + 1) // 2)
+    return base ** (-2.0 * i / d)  # (⌈d/2⌉,)
+
+
+def _rotate(Z, p, base: float = 10000.0):
+    """[z'_2i, z'_2i+1] = R(p ω_i) [z_2i, z_2i+1]: row z_p turned pair by pair by its position p."""
+    d_k = Z.shape[-1]
+    theta = p[:, None] * _frequencies(d_k, base)  # (n, 1) * (d_k/2,) -> (n, d_k/2)
+    cos = np.repeat(np.cos(theta), 2, axis=1)  # (n, d_k): cos(p ω_i) for both of pair i
+    sin = np.repeat(np.sin(theta), 2, axis=1) * np.tile([-1.0, 1.0], d_k // 2)  # −sin, +sin
+    partner = Z[..., np.arange(d_k) ^ 1]  # (..., n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
+    return Z * cos + partner * sin  # z_2i cos − z_2i+1 sin,  z_2i sin + z_2i+1 cos
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
 
 
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
@@ -20,12 +50,11 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     [1.0, 0.1]
     """
     d = check_int("d", d)
+    check_size("d", d, (d + 1) // 2, "the frequencies")
     base = check_number("base", base, above=1.0)  # the paper uses 10000
-    i = np.arange((d + 1) // 2)
-    return base ** (-2.0 * i / d)  # (⌈d/2⌉,)
+    return _frequencies(d, base)
 
 
-@quiet_overflow
 def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     """Rotate each row z_p of Z (a query or a key) by its position p.
 
@@ -38,14 +67,10 @@ def rope(Z, positions=None, base: float = 10000.0) -> np.ndarray:
     [[1.0, 0.0], [0.0, 1.0]]
     """
     Z = as_matrix("Z", Z, batch=True)
-    n, d_k = Z.shape[-2:]
-    if d_k % 2:
-        raise ValueError(f"Z must have an even number of columns (d_k) for RoPE, which turns pairs "
-                         f"of coordinates; got d_k = {d_k}. Choose an even d_k.")
+    n, d_k = np.shape(Z)[-2:]
+    check_even("Z", d_k)
     p = np.arange(n) if positions is None else raw(as_matrix(  # positions are data, never trained
         "positions", positions, (n,), ", one entry per row of Z"))
-    theta = p[:, None] * frequencies(d_k, base)  # (n, 1) * (d_k/2,)
-    cos = np.repeat(np.cos(theta), 2, axis=1)  # (n, d_k): cos(p ω_i) for both of pair i
-    sin = np.repeat(np.sin(theta), 2, axis=1) * np.tile([-1.0, 1.0], d_k // 2)  # −sin, +sin
-    partner = Z[..., np.arange(d_k) ^ 1]  # (..., n, d_k): z_2i+1 in column 2i, z_2i in column 2i+1
-    return check_finite("rope(Z)", Z * cos + partner * sin, "Z is too large: scale it down.")
+    base = check_number("base", base, above=1.0)
+    with quiet_overflow():
+        return finite_result("Z", "Z' = R(p ω) Z", _rotate(Z, p, base))

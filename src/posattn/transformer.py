@@ -6,7 +6,7 @@
 
 Everything but attention acts on one row at a time, and a row-wise map commutes with any
 reordering of the rows; attention is equivariant; so is any composition of the two.
-Arrays may be autograd ArrayBoxes: checks look inside, and the math never writes in place.
+The kernels come first; the public functions check their arguments once, then call them.
 """
 
 import math
@@ -14,8 +14,60 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import as_matrix, check_int, check_number
-from .attention import inputs, scaled_dot_product_attention
+from ._checks import (
+    as_matrix,
+    check_int,
+    check_mask,
+    check_number,
+    check_size,
+    finite_result,
+    quiet_overflow,
+    raw,
+    shorten,
+)
+from .attention import _attention
+
+# ---- kernels: the equations ----------------------------------------------------------------
+
+
+def _multi_head(X, W_Q, W_K, W_V, W_O, h: int, mask=None):
+    """head_h = attention(X W_Q[:, s_h], X W_K[:, s_h], X W_V[:, s_h]);  [head_0 | …] W_O."""
+    n, d_h = X.shape[0], W_Q.shape[1] // h
+    # (n, d) @ (d, d_model) -> (n, d_model) -> (h, n, d_h): head h gets the columns s_h
+    Q, K, V = ((X @ W).reshape(n, -1, d_h).swapaxes(0, 1) for W in (W_Q, W_K, W_V))
+    Y, A = _attention(Q, K, V, mask)  # (h, n, d_h), (h, n, n)
+    return Y.swapaxes(0, 1).reshape(n, -1) @ W_O, A  # [Y_0 | … | Y_h−1] W_O: (n, d_out)
+
+
+def _row_scale(X):
+    """A power of 2 per row, c ≥ 1, with max |x / c| < 2: dividing by it is exact and overflows
+    nothing. LN(x / c) with ε / c² is LN(x), so c is a constant of the formula, not traced."""
+    _, e = np.frexp(np.abs(raw(X)).max(axis=-1, keepdims=True))  # max |x| = m·2^e, ½ ≤ m < 1
+    return np.ldexp(1.0, np.maximum(e - 1, 0))  # (n, 1)
+
+
+def _layer_norm(X, gamma=1.0, beta=0.0, eps: float = 1e-5):
+    """LN(x) = γ ⊙ (x − mean(x)) / √(var(x) + ε) + β, row by row (biased variance)."""
+    c = _row_scale(X)  # (n, 1): x / c and (x − mean)² stay finite even for x near 1e308
+    X = X / c
+    mu = X.mean(axis=-1, keepdims=True)  # (n, 1): one mean per token
+    var = ((X - mu) ** 2).mean(axis=-1, keepdims=True)  # (n, 1): one variance per token
+    eps = np.maximum(eps / c / c, np.finfo(float).tiny)  # ε / c², kept above 0 for huge rows
+    return gamma * (X - mu) / np.sqrt(var + eps) + beta  # (n, d)
+
+
+def _feed_forward(X, W_1, b_1, W_2, b_2):
+    """FFN(X) = ReLU(X W_1 + b_1) W_2 + b_2."""
+    H = np.maximum(X @ W_1 + b_1, 0.0)  # (n, d) @ (d, d_ff) -> (n, d_ff), then ReLU
+    return H @ W_2 + b_2  # (n, d_ff) @ (d_ff, d_out) -> (n, d_out)
+
+
+def _block(X, p: Mapping, mask=None):
+    """H = LayerNorm(X + MHA(X)),   out = LayerNorm(H + FFN(H))."""
+    Z, _ = _multi_head(X, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], p["n_heads"], mask)
+    H = _layer_norm(X + Z, p["gamma_1"], p["beta_1"])  # (n, d_model): residual, then normalise
+    F = _feed_forward(H, p["W_1"], p["b_1"], p["W_2"], p["b_2"])  # (n, d_model)
+    return _layer_norm(H + F, p["gamma_2"], p["beta_2"])  # (n, d_model)
 
 
 def _shapes(m: int, f: int) -> dict:
@@ -28,13 +80,70 @@ def _shapes(m: int, f: int) -> dict:
 KEYS = tuple(_shapes(1, 1))  # the names of one block's arrays
 
 
-def _heads(n_heads, d_model: int, name: str = "n_heads") -> int:
+def _init_params(d: int, n_heads: int, d_ff: int, seed: int) -> dict:
+    """W ~ N(0, 1/fan_in), b ~ U(±1/√fan_in) (PyTorch's nn.Linear), γ = 1, β = 0."""
+    rng = np.random.default_rng(seed)
+    fan_in = {"b_1": d, "b_2": d_ff}  # a bias's fan-in: the rows of the weight before it
+    params = {"n_heads": n_heads}
+    for key, shape in _shapes(d, d_ff).items():  # drawn in KEYS order: the same numbers each time
+        if key in fan_in:
+            params[key] = rng.uniform(-1.0, 1.0, shape) / math.sqrt(fan_in[key])
+        elif key.startswith("W"):
+            params[key] = rng.normal(0.0, 1.0 / math.sqrt(shape[0]), shape)
+        else:
+            params[key] = np.full(shape, 1.0 if key.startswith("gamma") else 0.0)
+    return params
+
+
+# ---- the door's own checks for this module -------------------------------------------------
+
+
+def _check_heads(n_heads, d_model: int, name: str = "n_heads") -> int:
     h = check_int(name, n_heads)
     if d_model % h:
-        divisors = [k for k in range(1, d_model + 1) if d_model % k == 0]
+        small = [k for k in range(1, math.isqrt(d_model) + 1) if d_model % k == 0]
+        divisors = small + [d_model // k for k in reversed(small) if k * k != d_model]
         raise ValueError(f"{name} must divide d_model = {d_model}, so that every head gets "
-                         f"d_model / n_heads columns; got {h}. Choose one of {divisors}.")
+                         f"d_model / n_heads columns; got {h}. Choose one of "
+                         f"{shorten(divisors, 12)[1:-1]}.")
     return h
+
+
+def _check_params(name: str, params, d_model: int) -> dict:
+    """One block's parameters, every key checked against d_model (X's columns)."""
+    if not isinstance(params, Mapping):
+        raise TypeError(f"{name} must be a dict of parameters; got {type(params).__name__}. "
+                        "Build one with init_encoder_params(d_model, n_heads, d_ff).")
+    missing = [k for k in ("n_heads",) + KEYS if k not in params]
+    if missing:
+        raise ValueError(f"{name} must have the keys n_heads, {', '.join(KEYS)}; missing "
+                         f"{', '.join(missing)}. Build it with init_encoder_params.")
+    checked = {"n_heads": _check_heads(params["n_heads"], d_model, f"{name}['n_heads']")}
+    d_ff = np.shape(as_matrix(f"{name}['W_1']", params["W_1"], (d_model, "d_ff")))[1]
+    for key, shape in _shapes(d_model, d_ff).items():
+        checked[key] = as_matrix(f"{name}['{key}']", params[key], shape,
+                                 f" (d_model = {d_model}, X's columns)")
+    return checked
+
+
+def _check_block_size(X, n_heads: int, d_ff: int) -> None:
+    n, d_model = np.shape(X)
+    check_size("X", f"{n:,} rows", n_heads * n * n, "the heads' weights A (n_heads, n, n)",
+               "Use fewer tokens.")
+    check_size("X", f"{n:,} rows", n * max(d_model, d_ff), "the hidden layer", "Use fewer tokens.")
+
+
+def _check_encoder(X, layers, mask, names: list) -> tuple:
+    """X (n, d_model), each block's parameters checked against it, and the mask (n, n)."""
+    X = as_matrix("X", X, ("n", "d_model"))
+    n, d = np.shape(X)
+    layers = [_check_params(name, p, d) for name, p in zip(names, layers, strict=True)]
+    for p in layers:
+        _check_block_size(X, p["n_heads"], np.shape(p["W_1"])[1])
+    return X, layers, check_mask(mask, n, n)
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
@@ -50,16 +159,20 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None):
     >>> Y.shape, A.shape
     ((3, 4), (2, 3, 3))
     """
-    X, W_Q, W_K, W_V = inputs(as_matrix("X", X, ("n", "d")), W_Q, W_K, W_V)  # attention's checks
-    n, d_model = X.shape[0], W_Q.shape[1]
-    as_matrix("W_V", W_V, W_Q.shape, ", the shape of W_Q")  # each head gets d_h values too
+    X = as_matrix("X", X, ("n", "d"))
+    n, d = np.shape(X)
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_model"), f" to match X's {d} features")
+    d_model = np.shape(W_Q)[1]
+    W_K = as_matrix("W_K", W_K, (d, d_model), ", the shape of W_Q (q·k needs equal lengths)")
+    W_V = as_matrix("W_V", W_V, (d, d_model), ", the shape of W_Q")
     W_O = as_matrix("W_O", W_O, (d_model, "d_out"), f", one row per column of the {d_model} "
-                 "concatenated head outputs")
-    d_h = d_model // _heads(n_heads, d_model)
-    # (n, d) @ (d, d_model) -> (n, d_model) -> (n_heads, n, d_h): head h gets the columns s_h
-    Q, K, V = ((X @ W).reshape(n, -1, d_h).swapaxes(0, 1) for W in (W_Q, W_K, W_V))
-    Y, A = scaled_dot_product_attention(Q, K, V, mask=mask)  # (n_heads, n, d_h), (n_heads, n, n)
-    return Y.swapaxes(0, 1).reshape(n, d_model) @ W_O, A  # [Y_0 | … | Y_H−1] W_O: (n, d_out)
+                    "concatenated head outputs")
+    h = _check_heads(n_heads, d_model)
+    _check_block_size(X, h, max(d_model, np.shape(W_O)[1]))
+    mask = check_mask(mask, n, n)
+    with quiet_overflow():
+        Y, A = _multi_head(X, W_Q, W_K, W_V, W_O, h, mask)
+    return finite_result("X, W_Q, W_K, W_V and W_O", "multi-head attention", Y, A)
 
 
 def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
@@ -67,17 +180,18 @@ def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5):
 
     LN(x) = γ ⊙ (x − mean(x)) / √(var(x) + ε) + β   (biased variance, as in PyTorch)
 
+    Exact for any finite row: [[1e200, -1e200]] gives [[1, -1]].
+
     >>> layer_norm([[1.0, 3.0]]).round(3).tolist()
     [[-1.0, 1.0]]
     """
     X = as_matrix("X", X, ("n", "d"))
-    d = X.shape[1]
+    d = np.shape(X)[1]
     gamma = 1.0 if gamma is None else as_matrix("gamma", gamma, (d,), f" to match X's {d} features")
     beta = 0.0 if beta is None else as_matrix("beta", beta, (d,), f" to match X's {d} features")
     eps = check_number("eps", eps, above=0.0)  # PyTorch's default is 1e-5
-    mu = X.mean(axis=1, keepdims=True)  # (n, 1): one mean per token
-    var = ((X - mu) ** 2).mean(axis=1, keepdims=True)  # (n, 1): one variance per token
-    return gamma * (X - mu) / np.sqrt(var + eps) + beta  # (n, d)
+    with quiet_overflow():
+        return finite_result("gamma and beta", "γ ⊙ x̂ + β", _layer_norm(X, gamma, beta, eps))
 
 
 def feed_forward(X, W_1, b_1, W_2, b_2):
@@ -89,12 +203,17 @@ def feed_forward(X, W_1, b_1, W_2, b_2):
     [[2.5], [0.5]]
     """
     X = as_matrix("X", X, ("n", "d"))
-    W_1 = as_matrix("W_1", W_1, (X.shape[1], "d_ff"), f" to match X's {X.shape[1]} features")
-    b_1 = as_matrix("b_1", b_1, (W_1.shape[1],), ", one entry per column of W_1")
-    W_2 = as_matrix("W_2", W_2, (W_1.shape[1], "d_out"), ", one row per column of W_1")
-    b_2 = as_matrix("b_2", b_2, (W_2.shape[1],), ", one entry per column of W_2")
-    H = np.maximum(X @ W_1 + b_1, 0.0)  # (n, d) @ (d, d_ff) -> (n, d_ff), then ReLU
-    return H @ W_2 + b_2  # (n, d_ff) @ (d_ff, d_out) -> (n, d_out)
+    n, d = np.shape(X)
+    W_1 = as_matrix("W_1", W_1, (d, "d_ff"), f" to match X's {d} features")
+    d_ff = np.shape(W_1)[1]
+    b_1 = as_matrix("b_1", b_1, (d_ff,), ", one entry per column of W_1")
+    W_2 = as_matrix("W_2", W_2, (d_ff, "d_out"), ", one row per column of W_1")
+    b_2 = as_matrix("b_2", b_2, (np.shape(W_2)[1],), ", one entry per column of W_2")
+    check_size("X", f"{n:,} rows", n * max(d_ff, np.shape(W_2)[1]), "the hidden layer",
+               "Use fewer tokens.")
+    with quiet_overflow():
+        return finite_result("X, W_1, b_1, W_2 and b_2", "FFN(X)",
+                             _feed_forward(X, W_1, b_1, W_2, b_2))
 
 
 def init_encoder_params(d_model: int, n_heads: int, d_ff: int, seed: int = 0) -> dict:
@@ -107,40 +226,10 @@ def init_encoder_params(d_model: int, n_heads: int, d_ff: int, seed: int = 0) ->
     True
     """
     d, d_ff = check_int("d_model", d_model), check_int("d_ff", d_ff)
-    n_heads, rng = _heads(n_heads, d), np.random.default_rng(check_int("seed", seed, 0))
-    fan_in = {"b_1": d, "b_2": d_ff}  # a bias's fan-in: the rows of the weight before it
-    params = {"n_heads": n_heads}
-    for key, shape in _shapes(d, d_ff).items():  # drawn in KEYS order: the same numbers each time
-        if key in fan_in:
-            params[key] = rng.uniform(-1.0, 1.0, shape) / math.sqrt(fan_in[key])
-        elif key.startswith("W"):
-            params[key] = rng.normal(0.0, 1.0 / math.sqrt(shape[0]), shape)
-        else:
-            params[key] = np.full(shape, 1.0 if key.startswith("gamma") else 0.0)
-    return params
-
-
-def _params(name: str, params, d_model: int) -> Mapping:
-    """Check every key of one block's parameters against d_model (X's columns)."""
-    if not isinstance(params, Mapping):
-        raise TypeError(f"{name} must be a dict of parameters; got {type(params).__name__}. "
-                        "Build one with init_encoder_params(d_model, n_heads, d_ff).")
-    missing = [k for k in ("n_heads",) + KEYS if k not in params]
-    if missing:
-        raise ValueError(f"{name} must have the keys n_heads, {', '.join(KEYS)}; missing "
-                         f"{', '.join(missing)}. Build it with init_encoder_params.")
-    _heads(params["n_heads"], d_model, f"{name}['n_heads']")
-    d_ff = as_matrix(f"{name}['W_1']", params["W_1"], (d_model, "d_ff")).shape[1]
-    for key, shape in _shapes(d_model, d_ff).items():
-        as_matrix(f"{name}['{key}']", params[key], shape, f" (d_model = {d_model}, X's columns)")
-    return params
-
-
-def _block(X, p: Mapping, mask):
-    Z, _ = multi_head_attention(X, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], p["n_heads"], mask)
-    H = layer_norm(X + Z, p["gamma_1"], p["beta_1"])  # (n, d_model): residual, then normalise
-    F = feed_forward(H, p["W_1"], p["b_1"], p["W_2"], p["b_2"])  # (n, d_model)
-    return layer_norm(H + F, p["gamma_2"], p["beta_2"])  # (n, d_model)
+    check_size("d_model", f"d_model = {d} and d_ff = {d_ff}", 4 * d * d + 2 * d * d_ff + d_ff,
+               "one block's parameters", "Use a smaller d_model or d_ff.")
+    n_heads, seed = _check_heads(n_heads, d), check_int("seed", seed, 0)
+    return _init_params(d, n_heads, d_ff, seed)
 
 
 def encoder_block(X, params: Mapping, mask=None):
@@ -151,8 +240,9 @@ def encoder_block(X, params: Mapping, mask=None):
     >>> encoder_block(np.eye(3, 8), init_encoder_params(8, 2, 16)).shape
     (3, 8)
     """
-    X = as_matrix("X", X, ("n", "d_model"))
-    return _block(X, _params("params", params, X.shape[1]), mask)
+    X, (p,), mask = _check_encoder(X, [params], mask, ["params"])
+    with quiet_overflow():
+        return finite_result("X and params", "the block", _block(X, p, mask))
 
 
 def encoder(X, layers, mask=None):
@@ -166,7 +256,8 @@ def encoder(X, layers, mask=None):
                         f"{type(layers).__name__}. Wrap a single block's dict as [params].")
     if not layers:
         raise ValueError("layers must hold at least one parameter dict; got an empty list.")
-    X = as_matrix("X", X, ("n", "d_model"))
-    for i, params in enumerate(layers):
-        X = _block(X, _params(f"layers[{i}]", params, X.shape[1]), mask)
-    return X
+    X, layers, mask = _check_encoder(X, layers, mask, [f"layers[{i}]" for i in range(len(layers))])
+    with quiet_overflow():
+        for p in layers:
+            X = _block(X, p, mask)
+    return finite_result("X and layers", "the encoder", X)
