@@ -4,8 +4,10 @@ import http.client
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -13,12 +15,18 @@ ROOT = Path(__file__).resolve().parent.parent
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+))/\S*\?token=(\w+)")
 
 
-def spawn(module: str, *args: str, log: Path, env: dict[str, str] | None = None):
-    """Run `python -m module args` as make does, its log (stderr) to the file log."""
+def spawn(module: str, *args: str, log: Path, env: dict[str, str] | None = None,
+          ignoring: tuple[signal.Signals, ...] = ()):
+    """Run `python -m module args` as make does, its log (stderr) to the file log; with the
+    signals ``ignoring`` ignored, as a shell leaves them for `nohup make lab &` (the shell's trap
+    '', then exec: the same process)."""
+    command = [sys.executable, "-m", module, *args]
+    if ignoring:
+        traps = " ".join(sig.name.removeprefix("SIG") for sig in ignoring)
+        command = ["/bin/sh", "-c", f'trap "" {traps}; exec "$@"', "sh", *command]
     with log.open("w") as stderr:
-        return subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT, text=True,
-                                env=env, stdout=subprocess.PIPE, stderr=stderr,
-                                start_new_session=True)
+        return subprocess.Popen(command, cwd=ROOT, text=True, env=env, stdout=subprocess.PIPE,
+                                stderr=stderr, start_new_session=True)
 
 
 def printed_url(process: subprocess.Popen, log: Path) -> tuple[str, str]:
@@ -29,9 +37,10 @@ def printed_url(process: subprocess.Popen, log: Path) -> tuple[str, str]:
     raise AssertionError(f"no URL printed; the log:\n{log.read_text()[-3000:]}")
 
 
-def launch(module: str, *args: str, log: Path, env: dict[str, str] | None = None):
+def launch(module: str, *args: str, log: Path, env: dict[str, str] | None = None,
+           ignoring: tuple[signal.Signals, ...] = ()):
     """spawn, then wait for the URL: (process, base URL, token)."""
-    process = spawn(module, *args, log=log, env=env)
+    process = spawn(module, *args, log=log, env=env, ignoring=ignoring)
     try:
         return process, *printed_url(process, log)
     except AssertionError:
@@ -66,18 +75,55 @@ def command_lines(pid: int) -> list[str]:
     return lines
 
 
-def request(url: str, path: str, host: str | None = None,
-            limit: int | None = None) -> tuple[int, bytes]:
-    """GET path exactly as written (no normalisation), with the given Host header; the status and
-    the first limit bytes of the body (all by default; Voilà streams a page as its cells run)."""
+def request(url: str, path: str, host: str | None = None, limit: int | None = None,
+            method: str = "GET", token: str | None = None) -> tuple[int, bytes]:
+    """GET (or method) path exactly as written (no normalisation), with the given Host header
+    (and the token, as a header); the status and the first limit bytes of the body (all by
+    default; Voilà streams a page as its cells run)."""
     parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    headers = {"Host": host or parts.netloc, **({"Authorization": f"token {token}"} if token
+                                                 else {})}
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
     try:
-        connection.request("GET", path, headers={"Host": host or parts.netloc})
+        connection.request(method, path, body=b"{}" if method == "POST" else None,
+                           headers=headers)
         response = connection.getresponse()
         return response.status, response.read(limit)
     finally:
         connection.close()
+
+
+def listening(url: str) -> bool:
+    """True if something accepts connections at url's port."""
+    parts = urlsplit(url)
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=2).close()
+        return True
+    except OSError:
+        return False
+
+
+def alive(pids) -> list[int]:
+    """Those of pids still running (not zombies)."""
+    running = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.append(pid)
+    return running
+
+
+def gone(pids, url: str, timeout: float = 20) -> bool:
+    """Wait until none of pids runs and nothing listens at url; False after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while alive(pids) or listening(url):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -1,117 +1,142 @@
-"""Start a Jupyter server of this environment on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
+"""Serve this environment's Jupyter on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
 
     python -m tools.servers               # `make lab`: JupyterLab on notebooks/
     python -m tools.servers present [NB]  # `make present`: a notebook as live slides in Voilà
+    python -m tools.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
 
-The browser tests call start() and present().
-
-- The token travels in the environment (JUPYTER_TOKEN, readable only by its owner), never on a
-  command line, which any local user can read in /proc/PID/cmdline.
-- The server binds its port itself (the preferred one, else a free one near it) and the URL is
-  built from the port the server reports: two servers started together each print their own.
+- The launcher is the server: after its checks it runs the Jupyter app in its own process, so
+  nothing it started outlives it, whatever stops it (a kernel ends when its parent goes:
+  ipykernel's parent poller; `kill -9` included).
+- The server makes its token (Jupyter's identity provider), which never reaches a command line,
+  and binds its port itself (the preferred one, else a free one near it). The URL is printed once
+  it listens, from the port it bound: two servers started together each print their own.
 - A request whose Host header names another machine (a DNS-rebinding page) is refused: by
-  Jupyter's own check (allow_remote_access off), and by tools/voila_app.py for Voilà.
+  Jupyter's own check (allow_remote_access off), and by tools/voila_app.py for Voilà. Voilà's
+  server extension, which skips that check, is not loaded into JupyterLab.
+- SIGINT, SIGTERM and SIGHUP stop the server and shut its kernels down, even in a launcher that
+  was started with SIGINT ignored (`make lab &` in a script); SIGHUP is left ignored under nohup.
 """
 
+import json
 import os
-import queue
-import re
-import secrets
+import selectors
 import signal
 import subprocess
 import sys
-import threading
-import time
-import urllib.request
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-REPORTED = re.compile(rf"http://{re.escape(HOST)}:(\d+)/")  # the server's "is running at" line
+PORTS = range(1, 65536)
+DEFAULT_PORT = {"lab": 8888, "notebook": 8888, "voila": 8866}
 
 
 @dataclass
 class Server:
     process: subprocess.Popen
-    url: str  # http://127.0.0.1:PORT, the port the server reported
+    url: str  # http://127.0.0.1:PORT, the port the server bound
     token: str
 
 
-def command(app: str, *options: str) -> list[str]:
-    """The command line of app ("lab", "notebook" or "voila"): 127.0.0.1 only, and no token."""
+def options(app: str, port: int) -> list[str]:
+    """app's options ("lab", "notebook" or "voila"): 127.0.0.1 only, port or one near it."""
     if app == "voila":
-        return [sys.executable, "-m", "tools.voila_app", f"--Voila.ip={HOST}",
-                "--Voila.port_retries=50", "--no-browser", *options]
+        return [f"--Voila.ip={HOST}", f"--Voila.port={port}", "--Voila.port_retries=50",
+                "--no-browser"]
     as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return [sys.executable, "-m", "jupyter", app, f"--ServerApp.ip={HOST}",
-            "--ServerApp.port_retries=50", "--ServerApp.allow_remote_access=False",
-            "--no-browser", *as_root, *options]
+    return [f"--ServerApp.ip={HOST}", f"--ServerApp.port={port}", "--ServerApp.port_retries=50",
+            "--ServerApp.allow_remote_access=False", "--ServerApp.open_browser=False",
+            "--ServerApp.jpserver_extensions", "voila.server_extension=False", *as_root]
 
 
-def start(app: str, *options: str, port: int = 8888, env: dict[str, str] | None = None,
+def port_from(env, app: str) -> int:
+    """$PORT, the preferred port (default 8888, or 8866 for Voilà), or a one-line ValueError."""
+    text = env.get("PORT", "").strip()
+    if not text:
+        return DEFAULT_PORT[app]
+    if not (text.isascii() and text.isdigit() and len(text) < 6 and int(text) in PORTS):
+        raise ValueError(f"PORT must be a whole number from {PORTS[0]} to {PORTS[-1]}; got "
+                         f"{text[:20]!r}{'…' if len(text) > 20 else ''}. Pick a port such as "
+                         f"PORT={DEFAULT_PORT[app]}, or leave PORT unset.")
+    return int(text)
+
+
+def serve(app: str, argv: list[str], announce) -> None:
+    """Run app with argv (after options(app, …)) in this process until a signal stops it;
+    announce(port, token) is called once it listens."""
+    stop_on = [sig for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+               if sig != signal.SIGHUP or signal.getsignal(sig) is not signal.SIG_IGN]  # nohup
+    if app == "voila":
+        from tools.voila_app import PresentVoila
+
+        server = PresentVoila.instance(auto_token=True)  # no JUPYTER_TOKEN: a random one
+        server.initialize(argv)
+        server.announce, server.stop_on = announce, stop_on  # stops the kernels, then the loop
+    else:
+        if app == "lab":
+            from jupyterlab.labapp import LabApp as App
+        else:
+            from notebook.app import JupyterNotebookApp as App
+        server = App.initialize_server(argv=argv)
+        server.io_loop.add_callback(lambda: announce(server.port, server.identity_provider.token))
+        for sig in stop_on:  # the kernels, then the loop
+            signal.signal(sig, lambda *_: server.stop(from_signal=True))
+    server.start()
+
+
+def print_url(title: str, path: str):
+    """announce for `make lab` and `make present`: the URL to open, then stdout is done (whoever
+    reads the URL from a pipe sees the pipe end there)."""
+    def announce(port: int, token: str) -> None:
+        print(f"\n  {title}:\n\n    http://{HOST}:{port}/{path}?token={token}\n\n"
+              "  (Ctrl+C stops the server.)\n", flush=True)
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    return announce
+
+
+def print_json(port: int, token: str) -> None:
+    """announce for start(): one JSON line on stdout."""
+    print(json.dumps({"url": f"http://{HOST}:{port}", "token": token}), flush=True)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+
+
+def start(app: str, *more: str, port: int = 8888, env: dict[str, str] | None = None,
           log: Path | None = None) -> Server:
-    """Start app on port (or a free one near it) with a random token; return once it serves.
-
-    The server runs in its own process group from the repository's folder; its output goes on
-    to the file log (default: this process's stderr). jupyter_server reports a port it found
-    free and binds it a moment later: a server that lost its port to another one started at the
-    same moment exits, and is started again."""
-    env = dict(os.environ if env is None else env)
-    env["JUPYTER_TOKEN"] = env.get("JUPYTER_TOKEN") or secrets.token_hex(24)
-    for _ in range(5):
-        process = subprocess.Popen(command(app, f"--port={port}", *options), cwd=ROOT, env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                   start_new_session=True)
-        ports = queue.Queue()
-        threading.Thread(target=relay, args=(process, log, ports), daemon=True).start()
-        reported = None
-        with suppress(queue.Empty):  # not within 2 minutes
-            reported = ports.get(timeout=120)
-        server = Server(process, f"http://{HOST}:{reported}", env["JUPYTER_TOKEN"])
-        if reported and (app == "voila" or serves(server)):  # Voilà reports a port it has bound
-            return server
+    """Start app ("lab", "notebook" or "voila") with the options more, on port or a free one
+    near it, in a process of its own (its own process group) from the repository's folder;
+    return once it listens. Its log goes to the file log (default: this process's stderr)."""
+    command = [sys.executable, "-m", "tools.servers", "serve", app, *options(app, port), *more]
+    with open(log, "a") if log else nullcontext(None) as stderr:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                   stderr=stderr, text=True, start_new_session=True)
+    line = first_line(process, timeout=120)
+    if not line:
         stop(process)
-        if not reported:  # it failed, or hung, before it reported a port: no use starting again
-            break
-    raise RuntimeError(f"jupyter {app} did not start, or lost every port it found (exit code "
-                       f"{process.returncode}); its output: {log or 'above'}")
+        raise RuntimeError(f"jupyter {app} did not start within 2 minutes (exit code "
+                           f"{process.returncode}); its output: {log or 'above'}")
+    said = json.loads(line)
+    return Server(process, said["url"], said["token"])
 
 
-def relay(process: subprocess.Popen, log: Path | None, ports: queue.Queue) -> None:
-    """Copy the server's output to log; put each port it reports, and None when it exits."""
-    with open(log, "a") if log else nullcontext(sys.stderr) as out:
-        for line in process.stdout:
-            out.write(line)
-            out.flush()
-            if match := REPORTED.search(line):
-                ports.put(int(match[1]))
-    ports.put(None)
-
-
-def serves(server: Server, timeout: float = 120) -> bool:
-    """True once the server's URL accepts its token (it is this server, not another one on the
-    same port); False if it exits first."""
-    status = urllib.request.Request(f"{server.url}/api/status",
-                                    headers={"Authorization": f"token {server.token}"})
-    deadline = time.monotonic() + timeout
-    while server.process.poll() is None and time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(status, timeout=5):
-                return True
-        except OSError:  # not listening yet, or another server's port (403)
-            time.sleep(0.2)
-    return False
+def first_line(process: subprocess.Popen, timeout: float) -> str:
+    """The first line process writes to stdout, or "" if it exits or takes longer."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        if selector.select(timeout):
+            return process.stdout.readline()
+    return ""
 
 
 def stop(process: subprocess.Popen) -> None:
-    """Stop the server and its kernels (its process group): SIGTERM, then SIGKILL after 10 s."""
-    for sig, grace in [(signal.SIGTERM, 10), (signal.SIGKILL, 5)]:
+    """Stop a server that start() started: SIGTERM (it shuts its kernels down first), then
+    SIGKILL to its process group after 20 s."""
+    for sig, grace in [(signal.SIGTERM, 20), (signal.SIGKILL, 5)]:
         if process.poll() is not None:
             return
         with suppress(ProcessLookupError, subprocess.TimeoutExpired):  # gone, or still going
-            os.killpg(process.pid, sig)
+            (os.kill if sig == signal.SIGTERM else os.killpg)(process.pid, sig)
             process.wait(grace)
 
 
@@ -125,48 +150,54 @@ def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
     return found[0]
 
 
-def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None = None) -> Server:
-    """Voilà serving notebook as a reveal.js deck with live widgets, code hidden (the template
-    tools/voila/templates/series-reveal); its assets go to build/slides/vendor/ first. It serves
-    the deck's copy (tools/deck.py: prose in the notes, exercises as tasks), build/present/."""
+def deck(notebook: Path) -> list[str]:
+    """Voilà's arguments for notebook as a reveal.js deck with live widgets, code hidden (the
+    template tools/voila/templates/series-reveal): its assets go to build/slides/vendor/ first,
+    and the deck's copy (tools/deck.py: prose in the notes, exercises as tasks) to
+    build/present/."""
     import nbformat  # imported only when slides are wanted, as nbconvert is
 
     from tools.build_slides import vendor
     from tools.deck import deck_of
 
     vendor(ROOT / "build" / "slides")
-    deck = ROOT / "build" / "present" / notebook.name
-    deck.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(deck_of(notebook), deck)
-    notebook = deck
+    copy = ROOT / "build" / "present" / notebook.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(deck_of(notebook), copy)
+    return [str(copy), "--template=series-reveal"]
+
+
+def with_templates(env) -> dict[str, str]:
+    """env with tools/ on JUPYTER_PATH, where Voilà finds the series-reveal template."""
+    return {**env, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "tools"),
+                                                                   env.get("JUPYTER_PATH")]))}
+
+
+def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None = None) -> Server:
+    """Voilà serving notebook as live slides (deck()), started as start() does."""
     env = dict(os.environ if env is None else env)
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"),
-                                                        env.get("JUPYTER_PATH")]))
-    return start("voila", str(notebook), "--template=series-reveal",
-                 port=int(env.get("PORT", 8866)), env=env, log=log)
+    return start("voila", *deck(notebook), port=port_from(env, "voila"),
+                 env=with_templates(env), log=log)
 
 
 def main(argv: list[str]) -> None:
-    """Print the URL to open, then wait; Ctrl+C, `kill` or closing the terminal stops the server
-    and its kernels. PORT picks the preferred port (default 8888 for Lab, 8866 for Voilà)."""
+    """Check the arguments, then serve until stopped (Ctrl+C, `kill`, closing the terminal)."""
     try:
-        if argv[:1] == ["present"]:
+        if argv[:1] == ["serve"]:
+            app, more, announce = argv[1], argv[2:], print_json
+        elif argv[:1] == ["present"]:
             notebook = notebook_path(*argv[1:2])
-            server, path = present(notebook), ""
-            title = f"{notebook.stem} as live slides (arrow keys move)"
+            app, port = "voila", port_from(os.environ, "voila")
+            more = [*options(app, port), *deck(notebook)]
+            os.environ.update(with_templates(os.environ))
+            announce = print_url(f"{notebook.stem} as live slides (arrow keys move)", "")
         else:
-            server = start("lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}",
-                           port=int(os.environ.get("PORT", 8888)))
-            title, path = "The Position Problem is open at", "lab/tree/00_start_here.ipynb"
+            app, port = "lab", port_from(os.environ, "lab")
+            more = [*options(app, port), f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
+            announce = print_url("The Position Problem is open at", "lab/tree/00_start_here.ipynb")
     except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
         sys.exit(str(error))
-    print(f"\n  {title}:\n\n    {server.url}/{path}?token={server.token}\n\n"
-          "  (Ctrl+C stops the server.)\n", flush=True)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.default_int_handler)
-    with suppress(KeyboardInterrupt):
-        server.process.wait()
-    stop(server.process)
+    serve(app, more, announce)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+"""`make present` (python -m tools.servers present): Voilà behind a token that never appears on a
+command line, serving only the vendored slide assets as files, refusing foreign Host headers,
+answering a bad path with a 404 (never a 500), and leaving nothing behind when stopped."""
+
+import os
+import signal
+
+import pytest
+
+from tests.launchers import ROOT, alive, command_lines, descendants, gone, launch, request, stop
+from tools.build_slides import AssetsUnavailable, vendor
+
+OUTSIDE_THE_ASSETS = [  # each names a repository file, or no file; none may be served
+    "/voila/files/build/slides/vendor/..%2f..%2f..%2fREADME.md",
+    "/voila/files/..%2f..%2f..%2fREADME.md",
+    "/voila/files/../../../README.md",
+    "/voila/files/%2e%2e/%2e%2e/%2e%2e/Makefile",
+    "/voila/files/..%2f..%2f..%2f.git%2fconfig",
+    "/voila/files/.git/config",
+    "/voila/files/Makefile",
+    "/voila/files/README.md",
+    "/voila/files/pyproject.toml",
+    "/voila/files/..%00x",
+    "/voila/templates/reveal/static/..%2fREADME.md",
+    "/voila/templates/reveal/static/..%2f..%2f..%2fREADME.md",
+    "/voila/templates/series-reveal/static/..%00",
+    "/voila/static/..%2f..%2fREADME.md",
+    "/voila/labextensions/..%00x",
+    "/voila/api/themes/..%00x",
+]
+ASSET = "/voila/files/reveal.js/dist/reveal.css"
+
+
+def start_present(folder):
+    """`make present` as a user runs it, its temp folder in folder/tmp: (process, URL, token)."""
+    try:
+        vendor(ROOT / "build" / "slides")
+    except AssetsUnavailable as error:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(str(error))
+    (folder / "tmp").mkdir()
+    env = {**os.environ, "PORT": "8866", "TMPDIR": str(folder / "tmp"),
+           "JUPYTER_RUNTIME_DIR": str(folder)}
+    env.pop("JUPYTER_TOKEN", None)
+    return launch("tools.servers", "present", log=folder / "voila.log", env=env)
+
+
+@pytest.fixture(scope="module")
+def present(tmp_path_factory):
+    """`make present`, shared by the tests that only ask it things: (process, base URL, token)."""
+    folder = tmp_path_factory.mktemp("present")
+    process, url, token = start_present(folder)
+    try:
+        yield process, url, token
+    finally:
+        stop(process)
+    assert "Traceback" not in (folder / "voila.log").read_text()  # no 500s, no failed error page
+
+
+def test_present_keeps_its_token_off_every_command_line(present):
+    process, url, token = present
+    status, page = request(url, f"/?token={token}", limit=500)  # the page's kernel has started
+    assert status == 200 and b"<html" in page.lower()
+    lines = command_lines(process.pid)
+    assert any("voila" in line for line in lines) and any("kernel" in line for line in lines)
+    assert [line for line in lines if token in line] == []
+    assert request(url, "/")[0] in {302, 403}  # no token, no deck
+
+
+@pytest.mark.parametrize("path", OUTSIDE_THE_ASSETS)
+def test_present_serves_no_repository_file(present, path):
+    _, url, token = present
+    status, body = request(url, path, token=token)  # not even to the presenter
+    assert status in {403, 404}, f"{path} answered {status}: {body[:80]!r}"
+    assert request(url, path)[0] in {302, 403, 404}, path  # 302: to the login page
+    assert request(url, path, host="evil.example")[0] == 403, path
+
+
+def test_present_serves_the_vendored_assets(present):
+    _, url, _ = present
+    status, body = request(url, ASSET)
+    assert status == 200 and b".reveal" in body
+
+
+def test_present_refuses_a_foreign_host_header(present):
+    _, url, token = present
+    for path in (f"/?token={token}", ASSET):
+        assert request(url, path, host="evil.example")[0] == 403, path
+        assert request(url, path, host="evil.example:8866")[0] == 403, path
+
+
+def test_SIGTERM_after_a_page_stops_the_kernels_and_leaves_no_connection_file(tmp_path):
+    process, url, token = start_present(tmp_path)
+    try:
+        status, page = request(url, f"/?token={token}")  # the whole deck: every cell has run
+        assert status == 200 and b"pp-shuffle" in page
+        pids = descendants(process.pid)
+        assert len(pids) >= 2 and list((tmp_path / "tmp").glob("voila_*/kernel-*.json"))
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+        assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
+        assert list((tmp_path / "tmp").iterdir()) == []  # no voila_*/kernel-*.json
+    finally:
+        stop(process)
