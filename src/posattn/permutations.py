@@ -43,6 +43,16 @@ def _worst(difference) -> float:
     return float(np.max(np.abs(difference)))
 
 
+def _random_order(n: int, rng):
+    """A uniformly random order of range(n): every one of the n! orders equally likely."""
+    return np.random.default_rng(rng).permutation(n)
+
+
+def _every_order(n: int):
+    """All n! orders of range(n), in lexicographic order: the identity first."""
+    return (np.array(p) for p in itertools.permutations(range(n)))
+
+
 def _shift_rows(n: int, k: int, margin: int):
     """The rows t with margin + k ≤ t < n − margin, far enough from both ends to compare."""
     return np.arange(margin + k, n - margin)
@@ -106,7 +116,7 @@ def random_permutation(n: int, rng: "np.random.Generator | int | None" = None) -
     """
     n = check_int("n", n)
     check_size("n", n, n, "the permutation")
-    return np.random.default_rng(check_rng(rng)).permutation(n)
+    return _random_order(n, check_rng(rng))
 
 
 def all_permutations(n: int) -> Iterator[np.ndarray]:
@@ -119,7 +129,7 @@ def all_permutations(n: int) -> Iterator[np.ndarray]:
     if n > 8:
         raise ValueError(f"n must be at most 8 to list every order ({n}! is too many); got {n}. "
                          "Sample with random_permutation.")
-    return (np.array(p) for p in itertools.permutations(range(n)))
+    return _every_order(n)
 
 
 def equivariance_error(f: Callable, X, perm) -> float:
