@@ -9,6 +9,7 @@ Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back 
 the same functions can be differentiated while training.
 """
 
+import itertools
 import math
 import numbers
 import operator
@@ -16,7 +17,6 @@ import operator
 import numpy as np
 
 MAX_ENTRIES = 10**8  # the most entries one array may have: 0.8 GB of float64
-
 
 
 def quiet_overflow():
@@ -45,7 +45,8 @@ def _not_numbers(name: str, value, why: str) -> TypeError:
 
 def _not_real(array: np.ndarray) -> list:
     """The first entry of an object array that is not a real number (a bool is not one), if any."""
-    return [v for v in array.flat if isinstance(v, bool) or not isinstance(v, numbers.Real)][:1]
+    odd = (v for v in array.flat if isinstance(v, bool) or not isinstance(v, numbers.Real))
+    return list(itertools.islice(odd, 1))
 
 
 def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
