@@ -127,6 +127,13 @@ def _causal(X, W_Q, W_K, W_V):
     return Q, K, V, _causal_mask(Q.shape[-2]), None
 
 
+def _with_positions(X, W_Q, W_K, W_V, scheme=None, **options):
+    """Y, A = attention(Q, K, V, mask, B), the scheme making Q, K, V, mask and B (None: none)."""
+    if scheme is None:
+        return _attention(*_project(X, W_Q, W_K, W_V))  # Q, K, V = X W_Q, X W_K, X W_V
+    return _attention(*SCHEMES[scheme](X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
+
+
 # ---- public functions: check once, then call the kernels -----------------------------------
 
 
@@ -258,14 +265,11 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]
     [(3, 3), (3, 3)]
     """
-    f = _check_scheme(scheme, options)
+    _check_scheme(scheme, options)
     X, W_Q, W_K, W_V = check_projections(X, W_Q, W_K, W_V)
     n, d = np.shape(X)[-2:]
     options = _check_options(scheme, options, n, d, np.shape(W_Q)[1])
     with quiet_overflow():
-        if f is None:
-            Y, A = _attention(*_project(X, W_Q, W_K, W_V))
-        else:
-            Y, A = _attention(*f(X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
+        Y, A = _with_positions(X, W_Q, W_K, W_V, scheme, **options)
     arguments = ", ".join(["X", "W_Q", "W_K", "W_V", *options])
     return finite_result(" and".join(arguments.rsplit(",", 1)), "attention", Y, A)
