@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
-from tools import build_book
+from tools import build_book, build_slides
 from tools.build_slides import AssetsUnavailable
 
 NOTEBOOKS = build_book.NOTEBOOKS
@@ -222,6 +222,22 @@ def test_a_notes_cell_becomes_a_notes_box(source, body):
 ])
 def test_a_figure_description_becomes_plain_alt_text(description, alt):
     assert build_book.alt_text(description) == alt
+
+
+def test_a_first_build_offline_fails_with_one_line_and_keeps_the_earlier_book(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(build_slides, "NPM_DIR", tmp_path / "npm")  # nothing installed yet
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")  # nothing listens there
+    monkeypatch.setenv("npm_config_cache", str(tmp_path / "npm-cache"))
+    monkeypatch.setenv("npm_config_fetch_retries", "0")
+    earlier = tmp_path / "book"
+    earlier.mkdir()
+    (earlier / ".buildinfo").write_text("an earlier book")
+    with pytest.raises(SystemExit) as stopped:
+        build_book.main([str(earlier)])
+    said = str(stopped.value.code)
+    assert "\n" not in said and "npm registry" in said and "later builds need no network" in said
+    assert (earlier / ".buildinfo").read_text() == "an earlier book"
 
 
 def test_a_folder_that_is_not_a_book_is_never_emptied(tmp_path):

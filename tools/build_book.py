@@ -103,11 +103,16 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
 
 def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
     """The README's title, opening paragraph and section "The notebooks", with page links."""
-    title = re.search(r"^# .+$", readme, re.MULTILINE)[0]
+    title = re.search(r"^# .+$", readme, re.MULTILINE)
+    found = re.search(r"^## The notebooks\n(.*?)(?=^## )", readme, re.MULTILINE | re.DOTALL)
+    if not (title and found):
+        raise SystemExit("README.md needs a '# ' title and a '## The notebooks' section (with the "
+                         "table of notebooks) followed by another '## ' section: the landing page.")
+    title = title[0]
     opening = readme[readme.index(title) + len(title):].strip().split("\n\n")[0]
     name, _, claim = title[2:].partition(" — ")  # a short title; the claim under it
     title = f"# {name}\n\n**{claim[:1].upper()}{claim[1:]}.**" if claim else title
-    section = re.search(r"^## The notebooks\n(.*?)(?=^## )", readme, re.MULTILINE | re.DOTALL)[1]
+    section = found[1]
     section = re.sub(r"\]\(notebooks/([^)]+)\)", r"](\1)", section)  # a notebook: its page
     section = re.sub(r"\[([^\]]+)\]\((?![0-9][0-9]_)[^)]*\)", r"\1", section)  # others: text
     glossary_line = "The [glossary](glossary.md) defines every term the series uses.\n\n"
@@ -167,10 +172,10 @@ def build(out: Path = BOOK, notebooks: Path = NOTEBOOKS) -> Book:
     from sphinx.cmd.build import build_main
 
     start = time.perf_counter()
-    clear(out)
     with tempfile.TemporaryDirectory(prefix="book-") as tmp:
         src, log = Path(tmp) / "src", Path(tmp) / "warnings.txt"
-        stage(src, notebooks)
+        stage(src, notebooks)  # first: without the assets, an earlier book stays as it was
+        clear(out)
         argv = ["-b", "html", "-q", "-E", "-d", str(Path(tmp) / "doctrees"), "-w", str(log)]
         if build_main([*argv, str(src), str(out)]):
             raise SystemExit(f"Sphinx failed: {log.read_text(encoding='utf-8').strip()}")

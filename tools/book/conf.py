@@ -6,7 +6,7 @@ copied from the decks' npm folder), so the book opens from file:// with no netwo
 """
 
 project = "The Position Problem"
-copyright = "the series' authors, MIT licence"  # noqa: A001 (Sphinx's name)
+copyright = "the series' authors, MIT licence"
 html_title = project
 
 extensions = ["myst_nb"]
