@@ -1,6 +1,7 @@
 """Solutions to the exercises of notebook 09 (who bites whom). Try them first!"""
 
-# Exercise 1: the causal mask lets the first noun be seen by every later word: order-aware.
+# Exercise 1: the causal mask lets every later word see the first one, but not the other way
+# round: the first word looks different from the last, so the model can learn the task.
 scheme = "causal"
 prediction = "learns"
 

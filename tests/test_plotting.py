@@ -103,3 +103,24 @@ def test_the_series_style_ships_with_the_package_and_sets_the_series_rc():
         plt.style.use(plotting.STYLE)
         assert matplotlib.rcParams["font.size"] == 16
         assert matplotlib.rcParams["figure.constrained_layout.use"] is True
+
+
+def test_loss_bands_draw_the_mean_over_seeds_and_a_band_from_lowest_to_highest():
+    curves = {"rope": [[2.0, 1.0, 0.1], [3.0, 0.5, 0.3]], "none": [[2.0, 1.5, 1.2]] * 2}
+    ax = plotting.loss_bands(curves, [0, 5, 10], dashed=("none",), title="T")
+    rope, none = ax.get_lines()
+    assert rope.get_xdata().tolist() == [0, 5, 10]
+    assert rope.get_ydata().tolist() == pytest.approx([2.5, 0.75, 0.2])
+    assert (rope.get_linestyle(), none.get_linestyle()) == ("-", "--")
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert band.min() == pytest.approx(0.1) and band.max() == pytest.approx(3.0)
+    assert ax.get_yscale() == "log" and ax.get_title() == "T"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["rope", "none"]
+    assert ax.get_xlabel() == "training step" and "loss" in ax.get_ylabel()
+    plt.close(ax.figure)
+
+
+def test_loss_bands_count_steps_from_zero_by_default():
+    ax = plotting.loss_bands({"x": [[1.0, 0.5, 0.2, 0.1]]})
+    assert ax.get_lines()[0].get_xdata().tolist() == [0, 1, 2, 3]
+    plt.close(ax.figure)

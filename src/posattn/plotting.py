@@ -140,18 +140,49 @@ def accuracy_bars(results, bars, *, reference, ylabel="accuracy", title=None, ax
 
     ``results`` maps a scheme's label to its result dict; ``bars`` maps a bar's legend label to the
     key it shows (1 to 3 bars per scheme); ``reference`` is ``(value, label)``, e.g. the 50 % bound.
+    A key may hold one number or a list of them, one per seed: then the bar is their mean and
+    each seed is a dot on the bar, spread across its width so that equal values stay visible.
     """
     if not 1 <= len(bars) <= 3:
         raise ValueError(f"bars must map 1 to 3 legend labels to result keys; got {len(bars)}. "
                          "Draw the others in a second chart.")
     ax = ax if ax is not None else plt.subplots(figsize=(8, 3.4), layout="constrained")[1]
     x, width = np.arange(len(results)), 0.8 / len(bars)
+    dots = {"s": 9, "color": "black", "zorder": 3, "linewidths": 0}
     for k, (label, key) in enumerate(bars.items()):
         offset = (k - (len(bars) - 1) / 2) * width
-        ax.bar(x + offset, [r[key] for r in results.values()], width, label=label)
+        values = [np.atleast_1d(np.asarray(r[key], dtype=float)) for r in results.values()]
+        ax.bar(x + offset, [v.mean() for v in values], width, label=label)
+        if any(len(v) > 1 for v in values):  # one dot per seed, side by side within the bar
+            xs = [x_i + offset + np.linspace(-0.3, 0.3, len(v)) * width
+                  for x_i, v in zip(x, values, strict=True)]
+            ax.scatter(np.concatenate(xs), np.concatenate(values), **dots,
+                       label="one seed" if k == 0 else None)
     ax.axhline(reference[0], color="black", linestyle=":", label=reference[1])
     ax.set_xticks(x, list(results), rotation=30, ha="right")
     ax.set(xlabel="scheme", ylabel=ylabel, ylim=(0, 1.05), title=title)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
+
+
+def loss_bands(curves, steps=None, *, dashed=(), title=None, ax=None):
+    """Training losses over seeds: per label, the mean over seeds as a line and, shaded around
+    it, a band from the lowest to the highest seed at each step; returns the Axes.
+
+    ``curves`` maps a label to its runs, one loss curve per seed, (seeds, points); ``steps``
+    (points,) is the training step of each point, by default 0, 1, …; labels in ``dashed`` get
+    dashed lines. Log scale: a loss near 0 and one near 1 both stay readable.
+    """
+    ax = ax if ax is not None else plt.subplots(figsize=(8, 3.6), layout="constrained")[1]
+    for label, runs in curves.items():
+        runs = np.atleast_2d(np.asarray(runs, dtype=float))  # (seeds, points)
+        x = np.arange(runs.shape[1]) if steps is None else np.asarray(steps)
+        [line] = ax.plot(x, runs.mean(axis=0), label=label,
+                         linestyle="--" if label in dashed else "-")
+        ax.fill_between(x, runs.min(axis=0), runs.max(axis=0), color=line.get_color(),
+                        alpha=0.2, linewidth=0)
+    ax.set(xlabel="training step", ylabel="training loss (log scale)", yscale="log",
+           title=title or "")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return ax
