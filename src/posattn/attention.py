@@ -35,7 +35,8 @@ def _softmax(S, axis: int = -1):
 
 def _attention(Q, K, V, mask=None, bias=None):
     """A = softmax(Q Kᵀ/√d_k + B) row by row, with S_ij = −inf where the mask is False; Y = A V."""
-    S = Q @ K.swapaxes(-1, -2) * (1.0 / math.sqrt(Q.shape[-1]))  # (..., n, d_k) @ (..., d_k, m)
+    # (..., n, d_k) @ (..., d_k, m) -> (..., n, m), each score divided by √d_k
+    S = Q @ K.swapaxes(-1, -2) * (1.0 / math.sqrt(Q.shape[-1]))
     if bias is not None:
         S = S + bias  # (..., n, m) + (n, m): the same B for every sequence
     if mask is not None:
