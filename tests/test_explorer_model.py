@@ -107,3 +107,18 @@ def test_the_model_needs_numpy_only():
             "print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("text", ["a" * 1_000_000, "?" * 1_000_000, "dog" + " !" * 500_000])
+def test_a_huge_one_word_or_punctuation_input_is_cut_in_the_message(text):
+    with pytest.raises(ValueError) as refused:
+        model.parse_sentence(text)
+    message = str(refused.value)
+    assert "at least 2 words" in message and len(message) < 300, message[:300]
+    assert "characters)" in message or "got 1 word: 'dog'" in message
+
+
+def test_error_line_cuts_a_long_reason():
+    view = model.compute_view(["dog", "man"], [1, 0])
+    line = model.error_line(ValueError("x" * 10_000), view)
+    assert len(line) < 500 and line.endswith("Still showing 'dog man' with π = (1, 0).")

@@ -106,15 +106,36 @@ def test_the_png_sent_holds_the_pixels_of_a_full_redraw(explorer):
 
     from PIL import Image
 
-    for sentence in ["dog bites man", "the quick brown fox jumps over a lazy dog near my house"]:
+    def toggle(control):
+        return lambda: setattr(control, "value", not control.value)
+
+    for sentence in ["dog bites man", "the quick brown fox jumps over a lazy dog near my house",
+                     "the dog bit the man"]:
         explorer.text.value = sentence
         explorer.scheme.value = "rope"
         for change in (explorer.shuffle_button.click, explorer.shuffle_button.click,
-                       lambda: setattr(explorer.unshuffle, "value", not explorer.unshuffle.value)):
-            change()  # a click redraws only what changed, over the cached background
+                       toggle(explorer.unshuffle), explorer.shuffle_button.click,
+                       lambda: setattr(explorer.scheme, "value", "none"),
+                       explorer.reset_button.click, toggle(explorer.unshuffle),
+                       lambda: setattr(explorer.scheme, "value", "alibi")):
+            change()  # a click redraws only what changed, over strips of the cached background
             sent = np.asarray(Image.open(io.BytesIO(bytes(explorer.image.value))))
             explorer.figure.canvas.draw()  # everything drawn again, nothing blitted
-            np.testing.assert_array_equal(sent, np.asarray(explorer.figure.canvas.buffer_rgba()))
+            full = np.asarray(explorer.figure.canvas.buffer_rgba())
+            assert sent.shape == (*full.shape[:2], 3) and (full[..., 3] == 255).all()  # opaque
+            np.testing.assert_array_equal(sent, full[..., :3])
+
+
+def test_a_shuffle_redraws_only_the_shuffled_panel(explorer, monkeypatch):
+    drawn, draw = [], explorer.figure.draw_artist
+    monkeypatch.setattr(explorer.figure, "draw_artist", lambda a: (drawn.append(a), draw(a)))
+    plot = explorer._plot
+    left, right = (set(plot._artists(ax)) for ax in plot.axes)
+    explorer.shuffle_button.click()
+    assert drawn and set(drawn) <= right  # A and the heading stay as they were
+    drawn.clear()
+    explorer.scheme.value = "rope"  # a new A, a new A' and a new heading
+    assert left <= set(drawn) and right <= set(drawn) and plot.heading in drawn
 
 
 def test_both_panels_share_one_scale_up_to_the_largest_weight(explorer):
@@ -261,3 +282,53 @@ def test_caption_describes_the_figure_in_words(explorer):
     assert explorer.caption.value == (
         "Figure (positions: 'rope'), left: A: original order, rows and columns dog, bites, man. "
         "Right: A': shuffled, rows and columns man, dog, bites.")
+
+
+@pytest.mark.parametrize(("control", "value"), [
+    ("text", "dog"), ("text", "狗 咬 人"), ("text", " ".join(["w"] * 13)), ("order", "0 0 1"),
+    ("order", "a b c")])
+def test_a_refused_input_puts_the_boxes_back_to_what_the_picture_shows(explorer, control, value):
+    explorer.text.value = "The dog bit the MAN!"
+    explorer.order.value = "4 1 2 3 0"
+    getattr(explorer, control).value = value
+    assert explorer.status.value.startswith("⚠")
+    assert explorer.text.value == "The dog bit the MAN!"  # as typed, when it was applied
+    assert explorer.order.value == "4 1 2 3 0" and explorer.tokens == model.parse_sentence(
+        explorer.text.value)
+    explorer.shuffle_button.click()  # shuffles the sentence in the box and on screen
+    assert shown(explorer)[1] == [model.labels(explorer.tokens)[i] for i in explorer.perm]
+    assert sorted(shown(explorer)[1]) == sorted(["the", "dog", "bit", "the′", "man"])
+
+
+def test_a_sentence_no_installed_font_can_draw_is_refused_before_drawing(explorer):
+    before = snapshot(explorer)
+    explorer.text.value = "狗 咬 人"  # no CJK font here: the labels would be empty boxes
+    assert explorer.status.value.startswith("⚠ sentence must use characters that a font on this "
+                                            "computer can draw; got '人', '咬', '狗'")
+    assert snapshot(explorer) == before
+    with pytest.raises(ValueError, match="no installed font has"):
+        ShuffleExplorer("狗 咬 人")
+
+
+def test_a_letter_the_series_font_lacks_is_drawn_with_a_font_that_has_it(explorer):
+    from posattn.explorer.figure import fonts_for
+
+    letter = "ᴕ"  # LATIN LETTER SMALL CAPITAL OU: not in DejaVu Sans, in DejaVu Serif
+    families = fonts_for([letter])
+    if len(families) == 1:
+        pytest.skip("the series' font draws it on this computer")
+    explorer.text.value = f"{letter}x bites man"
+    assert not explorer.status.value.startswith("⚠")
+    label = explorer.figure.axes[1].get_yticklabels()[0]
+    assert label.get_text() == f"{letter}x" and label.get_fontfamily() == families
+
+
+def test_a_closed_explorer_lets_go_of_its_figure_and_says_so_when_used():
+    explorer = ShuffleExplorer("dog bites man", seed=0)
+    explorer.close()
+    assert explorer.figure is None and explorer._plot.figure is None
+    assert bytes(explorer.image.value) == b"" and explorer._plot._background is None
+    for use in (explorer.shuffle, lambda: setattr(explorer.order, "value", "2 1 0")):
+        with pytest.raises(ValueError, match="the explorer must be open to change; got one that "
+                                             "was closed"):
+            use()

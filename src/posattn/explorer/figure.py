@@ -1,28 +1,69 @@
 """The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting
 (``copy_from_bbox``, ``restore_region``, ``draw_artist``) and sent as a PNG (Pillow).
+
+A click redraws only what it changed (a shuffle leaves A and the heading alone), each part over
+its own strip of the cached background. Words are drawn in the series' font, or, for characters
+it lacks, in an installed font that has them (matplotlib's font manager); a word that no font
+can draw is refused before anything is drawn.
 """
 
+import functools
 import io
 import math
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.transforms import Bbox
 from PIL import Image
 
 from ..plotting import MAX_ANNOTATED, STYLE, attention_heatmap, text_colours
 
 TITLES = ("A: original order", "A': shuffled", "Pᵀ A' P: A' put back")
 SCALE = "attention weight α_ij\nscale 0 to {:.2f}\n(the largest, rounded up)"  # the colour bar
+LAST_RESORT = "Last Resort"  # a font that draws every character as a box: no use here
 
 
 def png(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas as a PNG, at zlib's fastest level (one is sent per click)."""
+    """The canvas as an RGB PNG (the figure is opaque) at zlib's fastest level: one per click."""
     buffer = io.BytesIO()
-    Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, "png", compress_level=1)
+    Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").save(
+        buffer, "png", compress_level=1)
     return buffer.getvalue()
+
+
+@functools.cache
+def _codepoints(path: str) -> frozenset:
+    """The characters a font file has glyphs for."""
+    return frozenset(FT2Font(path).get_charmap())
+
+
+def fonts_for(words) -> list[str]:
+    """The font families that draw every character of words: the series' own, and, if it lacks
+    some, the first installed font that has them all; a ValueError naming them if none has.
+
+    >>> fonts_for(["dog", "bites", "man′"])
+    ['sans-serif']
+    """
+    with plt.style.context(STYLE):
+        families = list(mpl.rcParams["font.family"])
+        own = font_manager.findfont(font_manager.FontProperties(family=families))
+    missing = sorted({c for c in "".join(words) if ord(c) not in _codepoints(own)})
+    if not missing:
+        return families
+    needed = {ord(c) for c in missing}
+    for font in font_manager.fontManager.ttflist:
+        if not font.name.startswith(LAST_RESORT) and needed <= _codepoints(font.fname):
+            return [*families, font.name]
+    shown = ", ".join(map(repr, missing[:10])) + (", …" if len(missing) > 10 else "")
+    raise ValueError(f"sentence must use characters that a font on this computer can draw; got "
+                     f"{shown}, which no installed font has. Install a font that has them (for "
+                     "Chinese, Japanese or Korean: Noto Sans CJK), or type another sentence.")
 
 
 class ExplorerFigure:
@@ -35,26 +76,47 @@ class ExplorerFigure:
 
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
+        if self.figure is None:
+            raise ValueError("the explorer's figure is closed; make a new ShuffleExplorer.")
         if tuple(labels) != self._labels:  # another sentence, or the same words in another order
             self._rebuild(list(labels), titles)
         vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
         if vmax != self._vmax:
             self._capture(vmax)
-        self.figure.canvas.restore_region(self._background)
-        for ax, M, words, title in zip(self.axes, (A, A2), (labels, labels2), titles, strict=True):
-            ax.set_xticks(ax.get_xticks(), words)
-            ax.set_yticks(ax.get_yticks(), words)
-            ax.images[0].set_data(M)
-            for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
-                                           strict=False):  # no values when n > MAX_ANNOTATED
-                text.set_text(f"{value:.2f}")
-                text.set_color(colour)
-            ax.title.set_text(title)  # set_title would forget where the layout put it
-            for artist in self._artists(ax):
-                self.figure.draw_artist(artist)
-        self.heading.set_text(heading)
-        self.figure.draw_artist(self.heading)
+        for i, (M, words, title) in enumerate(zip((A, A2), (labels, labels2), titles,
+                                                  strict=True)):
+            if self._shown[i] != (M.tobytes(), tuple(words), title):
+                self._redraw_panel(i, M, words, title, vmax)
+        if self._shown[2] != heading:
+            self._restore(self._strips[2])
+            self.heading.set_text(heading)
+            self.figure.draw_artist(self.heading)
+            self._shown[2] = heading
         return png(self.figure.canvas)
+
+    def _redraw_panel(self, i: int, M, words, title: str, vmax: float) -> None:
+        """Panel i over its strip of the background: image, values, title; on the right, words."""
+        ax = self.axes[i]
+        self._restore(self._strips[i])
+        ax.set_xticks(ax.get_xticks(), words)
+        ax.set_yticks(ax.get_yticks(), words)
+        ax.images[0].set_data(M)
+        for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
+                                       strict=False):  # no values when n > MAX_ANNOTATED
+            text.set_text(f"{value:.2f}")
+            text.set_color(colour)
+        ax.title.set_text(title)  # set_title would forget where the layout put it
+        for artist in self._artists(ax):
+            self.figure.draw_artist(artist)
+        self._shown[i] = (M.tobytes(), tuple(words), title)
+
+    def _restore(self, strip: Bbox) -> None:
+        """The background's pixels in strip, in place. (strip is in display coordinates, y up;
+        the saved region counts rows down from the top, and xy is where its own corner goes.)"""
+        x0, y0, x1, y1 = strip.extents
+        box = (x0, self.figure.bbox.height - y1, x1, self.figure.bbox.height - y0)
+        self.figure.canvas.restore_region(self._background, bbox=box,
+                                          xy=self._background.get_extents()[:2])
 
     def _artists(self, ax) -> list:
         """What a click can change in a panel: image, frame, values, title; on the right, words."""
@@ -64,34 +126,54 @@ class ExplorerFigure:
     def _rebuild(self, labels, titles) -> None:
         """New axes for a new sentence, placed once by constrained layout for these words."""
         figure, n = self.figure, len(labels)
+        families = fonts_for(labels)  # before anything is cleared: a refusal changes nothing
         figure.clear()
-        with plt.style.context(STYLE):
+        with plt.style.context(STYLE), mpl.rc_context({"font.family": families}):
             self.axes = figure.subplots(1, 2)
             for ax, title in zip(self.axes, titles, strict=True):  # update() gives each its words
                 attention_heatmap(np.zeros((n, n)), labels, ax, title=title,
                                   values=n <= MAX_ANNOTATED)
                 ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
-                                            label=SCALE.format(1.0), format="%.2f")
+                                            format="%.2f")
+            self.colorbar.set_label(SCALE.format(1.0), size="small")  # fits beside 12 long words
             self.heading = figure.suptitle(" ")
-        ConstrainedLayoutEngine().execute(figure)  # once: later draws keep these positions
+        # once: later draws keep these positions. wspace: room between the panels, as an axis
+        # label centred on a narrow equal-aspect panel reaches past its own column
+        ConstrainedLayoutEngine(wspace=0.05).execute(figure)
         self._labels, self._vmax = tuple(labels), None
 
     def _capture(self, vmax: float) -> None:
         """The colour scale 0..vmax on both panels and the colour bar; then the background: the
-        figure without what a click changes, cached for blitting."""
+        figure without what a click changes, cached for blitting, and the strip of it that
+        each changing part (left panel, right panel, heading) is drawn over."""
         for ax in self.axes:
             ax.images[0].set_clim(0.0, vmax)
-        self.colorbar.set_label(SCALE.format(vmax))
+        self.colorbar.set_label(SCALE.format(vmax), size="small")
         dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), self.heading]
         for artist in dynamic:  # transparent, not invisible: axis labels still make room for them
             artist.set_alpha(0.0)
-        self.figure.canvas.draw()
-        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        canvas = self.figure.canvas
+        canvas.draw()
+        self._background = canvas.copy_from_bbox(self.figure.bbox)
         for artist in dynamic:
             artist.set_alpha(None)
-        self._vmax = vmax
+        self._strips = self._strips_of(canvas.get_renderer())
+        self._shown, self._vmax = [None, None, None], vmax  # nothing dynamic drawn yet
+
+    def _strips_of(self, renderer) -> list[Bbox]:
+        """Left panel, right panel and heading: full-height strips that split the figure between
+        the panels (the right one's words are on its left) and end below the heading."""
+        width, height = self.figure.bbox.width, self.figure.bbox.height
+        left, right = self.axes
+        words = [t.get_window_extent(renderer) for t in right.get_yticklabels()]
+        split = (left.bbox.x1 + min([right.bbox.x0, *(box.x0 for box in words)])) / 2
+        top = max(ax.title.get_window_extent(renderer).y1 for ax in self.axes) + 1
+        return [Bbox([[0, 0], [split, top]]),
+                Bbox([[split, 0], [self.colorbar.ax.bbox.x0 - 1, top]]),
+                Bbox([[0, top], [width, height]])]
 
     def close(self) -> None:
-        """Let go of the axes and the cached background (the explorer object may live on)."""
-        self.axes, self.colorbar, self.heading, self._background = (), None, None, None
+        """Let go of the figure, its canvas and renderer, and the cached background."""
+        self.figure, self.axes, self.colorbar, self.heading = None, (), None, None
+        self._background = None

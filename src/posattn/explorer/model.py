@@ -29,8 +29,8 @@ def parse_sentence(text) -> list[str]:
     """
     tokens = tokenize(text)  # TypeError for non-text, ValueError for characters it cannot read
     if len(tokens) < 2:
-        got = (f"1 word: {tokens[0]!r}" if tokens else
-               f"only punctuation {text.strip()!r}" if text.strip() else "an empty box")
+        got = (f"1 word: {_cut(tokens[0])}" if tokens else
+               f"only punctuation {_cut(text.strip())}" if text.strip() else "an empty box")
         raise ValueError(f"sentence must hold at least 2 words to have an order; got {got}. "
                          "Type a sentence such as 'dog bites man'.")
     if len(tokens) > MAX_WORDS:
@@ -41,6 +41,15 @@ def parse_sentence(text) -> list[str]:
         raise ValueError(f"sentence must use words of at most {MAX_LETTERS} letters; got "
                          f"{long[:MAX_LETTERS]!r}… ({len(long)} letters). Use a shorter word.")
     return tokens
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """text quoted, cut after limit characters (a pasted page must not fill the status line).
+
+    >>> _cut("dog"), _cut("a" * 50, 4)
+    ("'dog'", "'aaaa'… (50 characters)")
+    """
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}… ({len(text)} characters)"
 
 
 def labels(tokens) -> list[str]:
@@ -152,7 +161,8 @@ def status_line(view: View) -> str:
             f"largest difference {view.error:.3g} (Y' vs P Y: {view.Y_error:.3g}).")
 
 
-def error_line(error: Exception, view: View) -> str:
-    """A refused input: the reason, then what stays on screen."""
-    pi = tuple(view.perm.tolist())
-    return f"⚠ {error} Still showing '{' '.join(view.labels)}' with π = {pi}."
+def error_line(error: Exception, view: View, limit: int = 400) -> str:
+    """A refused input: the reason (cut after limit characters), then what stays on screen."""
+    pi, reason = tuple(view.perm.tolist()), str(error)
+    reason = reason if len(reason) <= limit else f"{reason[:limit]}…"
+    return f"⚠ {reason} Still showing '{' '.join(view.labels)}' with π = {pi}."

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._checks import check_int
 from . import model
-from .figure import TITLES, ExplorerFigure
+from .figure import TITLES, ExplorerFigure, fonts_for
 
 
 def css(name: str) -> dict:
@@ -34,7 +34,8 @@ _MADE_BY_CELL: dict[str, tuple[str, list]] = {}  # cell id -> (its last run, the
 
 def _replaces_earlier_run(explorer) -> None:
     """A notebook cell run again closes the explorers its earlier run made, so re-running it stays
-    flat. JupyterLab, Notebook 7 and nbclient send the cell's id with each run."""
+    flat. JupyterLab and Notebook 7 send the cell's id with each run (``cellId`` in the request's
+    metadata); nbclient 0.11 (nbconvert, nbval) sends none, and then nothing is closed here."""
     kernel = getattr(IPython.get_ipython(), "kernel", None)
     request = (kernel.get_parent() if kernel is not None else None) or {}
     cell, run = request.get("metadata", {}).get("cellId"), request.get("header", {}).get("msg_id")
@@ -75,6 +76,7 @@ class ShuffleExplorer(widgets.VBox):
 
     def __init__(self, sentence: str = "dog bites man", seed: int | None = 0):
         tokens = model.parse_sentence(sentence)  # bad arguments raise here, before anything exists
+        fonts_for(model.labels(tokens))  # a word no installed font can draw
         seed = None if seed is None else check_int("seed", seed, minimum=0)
         self._rng = np.random.default_rng(seed)  # None: fresh orders; a seed: the same each run
         super().__init__()
@@ -101,6 +103,7 @@ class ShuffleExplorer(widgets.VBox):
                          widgets.HBox([self.order, self.shuffle_button, self.reset_button,
                                        self.unshuffle]),
                          self.status, self.image, self.caption, self.outputs]
+        self._sentence = sentence  # the text of the sentence on screen
         self._draw(model.compute_view(tokens))
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
         for control in (self.scheme, self.unshuffle):
@@ -116,24 +119,49 @@ class ShuffleExplorer(widgets.VBox):
 
     def shuffle(self) -> None:
         """A new random order, never the one on screen (seeded, so a lesson replays)."""
+        self._check_open()
         perm = self.view.perm
         while (perm == self.view.perm).all():
             perm = self._rng.permutation(perm.size)
         self._on(self.view.tokens, perm)
 
+    def _check_open(self) -> None:
+        if self._plot.figure is None:
+            raise ValueError("the explorer must be open to change; got one that was closed "
+                             "(close() let go of its figure). Make a new one: "
+                             "ShuffleExplorer('dog bites man').")
+
     def _on(self, tokens, perm) -> None:
-        """Show the next view, or say why the input cannot be used and keep the last one."""
+        """Show the next view, or say why the input cannot be used and keep the last one, the
+        controls included: the boxes go back to the sentence and order on screen."""
         if self._busy:
             return
+        self._check_open()
+        typed = tokens if isinstance(tokens, str) else None
         try:
-            tokens = model.parse_sentence(tokens) if isinstance(tokens, str) else list(tokens)
+            tokens = model.parse_sentence(tokens) if typed is not None else list(tokens)
             perm = model.parse_order(perm, len(tokens)) if isinstance(perm, str) else perm
             scheme = None if self.scheme.value in ("none", None) else self.scheme.value
+            fonts_for(model.labels(tokens))
             view = model.compute_view(tokens, perm, scheme)
         except (TypeError, ValueError) as error:
             self.status.value = escape(model.error_line(error, self.view), quote=False)
+            self._show_controls(self.view)
             return
+        if typed is not None:
+            self._sentence = typed
         self._draw(view)
+
+    def _show_controls(self, view: model.View) -> None:
+        """The sentence, order and scheme of view in their controls, without them firing back."""
+        self._busy = True
+        try:
+            self.text.value = self._sentence
+            self.order.options = model.order_options(view.tokens)  # unchanged: nothing is sent
+            self.order.value = model.format_order(view.perm)
+            self.scheme.value = view.scheme or "none"  # never blank, even after value = None
+        finally:
+            self._busy = False
 
     def _draw(self, view: model.View) -> None:
         """Show ``view``: figure, caption, controls (without them firing back), status, outputs."""
@@ -147,19 +175,16 @@ class ShuffleExplorer(widgets.VBox):
                                     f"{', '.join(view.labels)}. Right: {titles[1]}, rows and "
                                     f"columns {', '.join(labels2)}.", quote=False)
         self.view, self.tokens, self.perm = view, list(view.tokens), view.perm.copy()
-        self._busy = True
-        try:
-            self.order.options = model.order_options(view.tokens)  # unchanged: nothing is sent
-            self.order.value = model.format_order(view.perm)
-            self.scheme.value = view.scheme or "none"  # never blank, even after value = None
-        finally:
-            self._busy = False
+        self._show_controls(view)
         self.status.value = escape(model.status_line(view), quote=False)
         self.outputs.value = outputs_table(view)
 
     def close(self) -> None:
-        """Release the figure and every widget of the explorer (its views leave the page)."""
+        """Release the figure, its canvas and the picture's bytes, and close every widget of the
+        explorer (its views leave the page). What is left is small, wherever it is still held
+        (IPython's output history ``Out`` keeps what a cell returned)."""
         if self.comm is None:  # closed already (ipywidgets also calls close when collecting)
             return
         _close_tree(self)
         self._plot.close()
+        self.figure, self.image.value = None, b""  # closed: the new value is sent nowhere
