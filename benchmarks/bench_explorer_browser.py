@@ -7,9 +7,11 @@ holding three buttons, each of which puts a new picture into an ``ipywidgets.Ima
 - explorer: the explorer's Shuffle (attention, blitted figure, PNG, status line, Y table);
 - png swap: the floor, two PNGs of the explorer's own figure made beforehand, swapped on click;
 - naive: a new ``plotting.attention_pair`` figure drawn per click, sent as a PNG.
-Each click is timed in the page from the click to the new picture decoded and painted (the img's
-source changed, ``decode()`` resolved, two animation frames later). Rounds interleave the three.
-Target: explorer at most 3.5× the PNG swap.
+Each click is timed in the page in two ways, both from the click:
+- first frame: polled on every animation frame, until the first frame whose img holds the new
+  picture (its source changed and the image is complete);
+- painted: until the img's source changed, ``decode()`` resolved and two animation frames passed.
+Rounds interleave the three. Target: explorer at most 3.5× the PNG swap, by either measure.
 """
 
 import argparse
@@ -74,6 +76,17 @@ CLICK = """async ([button, picture]) => {
   await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   return performance.now() - start;
 }"""
+# The first animation frame whose img holds the new picture, polled from the click.
+FIRST_FRAME = """async ([button, picture]) => {
+  const img = document.querySelector(picture), before = img.src, start = performance.now();
+  document.querySelector(button).click();
+  return await new Promise(done => {
+    const poll = now => (img.src !== before && img.complete) ? done(now - start)
+                                                             : requestAnimationFrame(poll);
+    requestAnimationFrame(poll);
+  });
+}"""
+MEASURES = {"first frame": FIRST_FRAME, "painted": CLICK}
 SIDES = {"explorer": ("button.pp-shuffle", "img.pp-figure"),
          "png swap": ("button.bench-swap", "img.bench-swap-image"),
          "naive": ("button.bench-naive", "img.bench-naive-image")}
@@ -89,15 +102,16 @@ class Folders:
         return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root))
 
 
-def measure(page, rounds: int) -> dict[str, list[float]]:
-    times = {side: [] for side in SIDES}
+def measure(page, rounds: int) -> dict[tuple[str, str], list[float]]:
+    times = {(how, side): [] for how in MEASURES for side in SIDES}
     for round_ in range(rounds + 1):  # round 0 warms up
         order = list(SIDES) if round_ % 2 else list(SIDES)[::-1]
-        for side in order:
-            elapsed = page.evaluate(CLICK, list(SIDES[side]))
-            if round_:
-                times[side].append(elapsed)
-            page.wait_for_timeout(100)  # let the kernel settle between clicks
+        for how, script in MEASURES.items():
+            for side in order:
+                elapsed = page.evaluate(script, list(SIDES[side]))
+                if round_:
+                    times[how, side].append(elapsed)
+                page.wait_for_timeout(150)  # let the kernel settle between clicks
     return times
 
 
@@ -117,12 +131,16 @@ def main(rounds: int) -> None:
             page.locator("img.bench-naive-image").wait_for(state="visible", timeout=60_000)
             times = measure(page, rounds)
             browser.close()
-    median = {side: statistics.median(t) for side, t in times.items()}
+    median = {key: statistics.median(t) for key, t in times.items()}
     print(f"click to new pixels in JupyterLab, median of {rounds} clicks each, interleaved:")
-    for side, t in median.items():
-        print(f"  {side:9s} {t:7.1f} ms   ({t / median['png swap']:.1f}× the PNG swap)")
-    verdict = "met" if median["explorer"] <= TARGET * median["png swap"] else "NOT met"
-    print(f"target: explorer ≤ {TARGET}× the PNG swap: {verdict}")
+    for how in MEASURES:
+        swap = median[how, "png swap"]
+        print(f"  {how}:")
+        for side in SIDES:
+            t = median[how, side]
+            print(f"    {side:9s} {t:7.1f} ms   ({t / swap:.1f}× the PNG swap)")
+        verdict = "met" if median[how, "explorer"] <= TARGET * swap else "NOT met"
+        print(f"    target: explorer ≤ {TARGET}× the PNG swap: {verdict}")
 
 
 if __name__ == "__main__":

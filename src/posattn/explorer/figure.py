@@ -43,6 +43,14 @@ def _codepoints(path: str) -> frozenset:
     return frozenset(FT2Font(path).get_charmap())
 
 
+@functools.cache
+def _series_font() -> tuple[tuple[str, ...], str]:
+    """The series style's font families, and the file of the font they resolve to."""
+    with plt.style.context(STYLE):
+        families = tuple(mpl.rcParams["font.family"])
+        return families, font_manager.findfont(font_manager.FontProperties(family=families))
+
+
 def fonts_for(words) -> list[str]:
     """The font families that draw every character of words: the series' own, and, if it lacks
     some, the first installed font that has them all; a ValueError naming them if none has.
@@ -50,9 +58,8 @@ def fonts_for(words) -> list[str]:
     >>> fonts_for(["dog", "bites", "man′"])
     ['sans-serif']
     """
-    with plt.style.context(STYLE):
-        families = list(mpl.rcParams["font.family"])
-        own = font_manager.findfont(font_manager.FontProperties(family=families))
+    families, own = _series_font()
+    families = list(families)
     missing = sorted({c for c in "".join(words) if ord(c) not in _codepoints(own)})
     if not missing:
         return families
