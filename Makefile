@@ -45,12 +45,11 @@ test: lint
 	$(BIN)/python -m pytest
 
 # Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or
-# the package): widget state kept (the explorer shows without a kernel), no timing metadata.
+# the package): widget state kept (the explorer shows without a kernel), no timing metadata. A
+# notebook saved by someone while it ran is kept; the run goes beside it (tools/run_notebooks.py).
 NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=300 \
-	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True \
-	  $(NBS)
+	$(BIN)/python -m tools.run_notebooks $(NBS)
 
 # Offline decks in build/slides/ (tools/build_slides.py).
 slides: $(STAMP)

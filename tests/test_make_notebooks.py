@@ -1,5 +1,7 @@
-"""`make notebooks`: restart-and-run-all in place with nbconvert, widget state kept, no timings."""
+"""`make notebooks`: restart-and-run-all in place with nbconvert, widget state kept, no timings,
+and a change saved while a notebook runs is never lost."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -7,21 +9,52 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
+KERNEL = {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}}
+# What an author does in JupyterLab while the notebook runs: save an edit to it.
+EDIT_WHILE_RUNNING = """import json, pathlib
+saved = pathlib.Path("edited.ipynb")
+notebook = json.loads(saved.read_text())
+notebook["cells"][0]["source"] = "# the author's edit"
+saved.write_text(json.dumps(notebook))"""
+
+
+def make_notebooks(*paths: Path) -> subprocess.CompletedProcess:
+    make = ["make", "--no-print-directory", "-o", ".venv/.installed", "notebooks",
+            f"BIN={Path(sys.executable).parent}",  # this environment's python
+            f"NBS={' '.join(map(str, paths))}"]
+    return subprocess.run(make, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 def test_make_notebooks_runs_in_place_keeping_widget_state_and_no_timing(tmp_path):
     path = tmp_path / "widget.ipynb"
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language": "python",
-                                                           "display_name": "Python 3"}})
+    nb = nbformat.v4.new_notebook(metadata=KERNEL)
     nb.cells = [nbformat.v4.new_code_cell("import ipywidgets\nipywidgets.IntSlider(7)"),
                 nbformat.v4.new_code_cell("print(6 * 7)")]
     nbformat.write(nb, path)
-    make = ["make", "--no-print-directory", "-o", ".venv/.installed", "notebooks",
-            f"BIN={Path(sys.executable).parent}", f"NBS={path}"]  # this environment's jupyter
-    subprocess.run(make, cwd=ROOT, check=True, capture_output=True, timeout=300)
+    path.chmod(0o644)
+    assert make_notebooks(path).returncode == 0
     ran = nbformat.read(path, as_version=4)
     assert ran.cells[1].outputs[0].text == "42\n"
     state = ran.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
     sliders = [m["state"] for m in state.values() if m["model_name"] == "IntSliderModel"]
     assert [slider["value"] for slider in sliders] == [7]
     assert [cell.metadata for cell in ran.cells] == [{}, {}]  # no "execution" timings
+    assert path.stat().st_mode & 0o777 == 0o644 and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_a_notebook_saved_while_it_runs_is_kept_and_the_run_goes_beside_it(tmp_path):
+    edited, other = tmp_path / "edited.ipynb", tmp_path / "other.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(metadata=KERNEL, cells=[
+        nbformat.v4.new_markdown_cell("# as read"), nbformat.v4.new_code_cell(EDIT_WHILE_RUNNING),
+        nbformat.v4.new_code_cell("print('ran')")]), edited)
+    nbformat.write(nbformat.v4.new_notebook(metadata=KERNEL, cells=[
+        nbformat.v4.new_code_cell("print('the other one')")]), other)
+    done = make_notebooks(edited, other)
+    assert done.returncode != 0
+    assert json.loads(edited.read_text())["cells"][0]["source"] == "# the author's edit"
+    rerun = tmp_path / "edited.rerun.ipynb"
+    assert nbformat.read(rerun, as_version=4).cells[2].outputs[0].text == "ran\n"
+    assert f"{edited} changed while it ran" in done.stderr and str(rerun) in done.stderr
+    assert nbformat.read(other, as_version=4).cells[0].outputs[0].text == "the other one\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["edited.ipynb", "edited.rerun.ipynb",
+                                                           "other.ipynb"]  # no temporary left
