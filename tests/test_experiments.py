@@ -6,6 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
+import posattn as pa
 from posattn import SCHEMES
 from posattn import experiments as ex
 
@@ -66,16 +67,21 @@ def test_seeds_trained_side_by_side_are_the_seeds_trained_alone(results):
 
 @pytest.mark.parametrize("scheme", SCHEMES_AND_NONE)
 def test_the_trained_weights_give_the_packages_own_attention(results, scheme):
-    """The side-by-side kernels and the public attention_with_positions agree, seed by seed."""
+    """The side-by-side kernels, ex.attention and the public attention_with_positions agree."""
     ids, _ = ex._sentences(ex.noun_pairs(1)["mirrored"][:2])
     params = results[scheme]["params"]
     stacked = {k: np.stack([p[k] for p in params]) for k in params[0]}
     _, A = ex._attend(stacked, np.broadcast_to(ids, (len(params), *ids.shape)), scheme)
     words = [" ".join((ex.NOUNS + ex.VERBS)[i] for i in row) for row in ids]
     for s in (0, 7):
+        p = params[s]
+        options = {"table": p["table"]} if scheme == "learned" else {}
         for b, sentence in enumerate(words):
-            np.testing.assert_allclose(A[s, b], ex.attention(params[s], sentence, scheme),
-                                       atol=1e-12)
+            X = np.concatenate([p["embed"][ids[b]], np.ones((len(ids[b]), 1))], axis=1)
+            _, public = pa.attention_with_positions(X, p["W_Q"], p["W_K"], p["W_V"], scheme,
+                                                    **options)
+            np.testing.assert_allclose(A[s, b], public, atol=1e-12)
+            np.testing.assert_array_equal(ex.attention(p, sentence, scheme), public)
 
 
 def test_results_over_seeds_have_the_fixed_keys_one_entry_per_seed_and_one_loss_per_step(
@@ -133,6 +139,40 @@ def test_attention_refuses_words_outside_the_vocabulary(results):
     with pytest.raises(ValueError, match=r"sentence must use the words of NOUNS and VERBS; got "
                                          r"\['eats'\]"):
         ex.attention(results[None]["params"][0], "dog eats man")
+
+
+def _changed(params: dict, **changes) -> dict:
+    return {**params, **changes}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda p, _: ex.attention("weights", "dog bites man"), TypeError,
+         r"params must be one seed's weights, a dict such as who_bites_whom\(scheme\)"),
+        (lambda p, _: ex.attention(p, ["dog", "bites"]), TypeError,
+         "sentence must be a string of words, such as 'dog bites man'; got list"),
+        (lambda p, _: ex.attention(p, "   "), TypeError, "sentence must be a string of words"),
+        (lambda p, _: ex.attention(p, "dog bites man", "nope"), ValueError,
+         "scheme must be one of"),
+        (lambda p, _: ex.attention(p, "dog bites man", "learned"), ValueError,
+         "params must hold the weights embed, W_Q, W_K, W_V, table for scheme 'learned'; got "
+         "no table"),
+        (lambda _, learned: ex.attention(learned, "dog bites man bites", "learned"), ValueError,
+         "sentence must have at most 3 words, the rows of the learned table in params; got 4"),
+        (lambda p, _: ex.attention(_changed(p, W_V=p["W_V"][:-1]), "dog bites man"), ValueError,
+         r"params\['W_V'\] must have shape \(12, d_v\) to match X's 12 features; got shape "
+         r"\(11, 12\)"),
+        (lambda p, _: ex.attention(_changed(p, embed=p["embed"].astype(str)), "dog bites man"),
+         TypeError, r"params\['embed'\] must be an array of numbers; got text"),
+        (lambda p, _: ex.attention(_changed(p, W_Q=p["W_Q"][:, :-1], W_K=p["W_K"][:, :-1]),
+                                   "dog bites man", "rope"), ValueError,
+         r"params\['W_Q'\] must have an even number of columns \(d_k\) for RoPE"),
+    ],
+)
+def test_attention_checks_its_arguments_in_the_series_template(results, call, error, message):
+    with pytest.raises(error, match=message):
+        call(results[None]["params"][0], results["learned"]["params"][0])
 
 
 def test_noun_pairs_hold_out_mirrored_and_one_way_pairs():
@@ -225,6 +265,25 @@ def test_spread_prints_the_mean_and_the_range():
         (lambda: ex.length_generalisation(readout="first"), ValueError,
          "readout must be one of 'mean', 'last'; got 'first'"),
         (lambda: ex.noun_pairs(seed=True), TypeError, "seed must be an integer; got bool"),
+        (lambda: ex.who_bites_whom(None, seeds=range(10**12)), ValueError,
+         "seeds must hold at most 1,000 seeds, each of which trains its own model; got "
+         "1,000,000,000,000"),
+        (lambda: ex.length_generalisation(train_max_len=65), ValueError,
+         "train_max_len must be at most 64; got 65. Longer rows"),
+        (lambda: ex.step_size(0), ValueError, "t must be at least 1; got 0"),
+        (lambda: ex.step_size(5, steps=4), ValueError, "t must be at most steps = 4"),
+        (lambda: ex.step_size(1.5), TypeError, "t must be an integer; got float"),
+        (lambda: ex.spread([]), ValueError, r"values must be a non-empty list of numbers; got "
+                                            r"shape \(0,\)"),
+        (lambda: ex.spread(["high"]), TypeError, "values must be an array of numbers; got text"),
+        (lambda: ex.spread([0.5, float("nan")]), ValueError,
+         "values must hold only finite numbers; got nan"),
+        (lambda: ex.spread([0.5], fmt="{:d}"), ValueError,
+         "fmt must be a format string for one number, such as '{:.0%}'"),
+        (lambda: ex.spread([0.5], fmt=3), ValueError, "fmt must be a format string"),
+        (lambda: ex.climbs_back(3.0), ValueError, r"loss must be a non-empty list of numbers; "
+                                                  r"got shape \(\)"),
+        (lambda: ex.climbs_back(None), TypeError, "loss must be an array of numbers"),
     ],
 )
 def test_bad_arguments_get_the_series_messages(call, error, message):

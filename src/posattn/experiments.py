@@ -20,9 +20,17 @@ import autograd.numpy as anp
 import numpy as np
 from autograd import value_and_grad
 
-from ._checks import check_choice, check_int
-from .attention import _attention, _project
-from .positions import SCHEMES, _check_scheme, attention_with_positions
+from ._checks import (
+    as_matrix,
+    check_choice,
+    check_even,
+    check_finite,
+    check_int,
+    finite_result,
+    quiet_overflow,
+    real_array,
+)
+from .positions import _check_scheme, _with_positions
 
 NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "elk", "ape")
 VERBS = ("bites", "sees", "chases")
@@ -33,18 +41,15 @@ DECAYED = ("W_Q", "W_K")  # decaying W_V and W_out too made the loss rise again 
 LOSS_EVERY = 5  # who_bites_whom measures the loss on the whole training set every 5 steps
 SEEDS = range(10)  # every result in notebook 09 is over these seeds
 READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
+MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
 
 
-def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
-    """Ordered (subject, object) noun pairs split into "train", "test" and "mirrored".
+# ---- kernels: the task, the model and its training --------------------------------------
 
-    12 unordered pairs are held out both ways round, so each one's mirror is in the test set
-    too ("mirrored"); 6 more are held out one way only: their mirror is a training pair.
 
-    >>> {k: len(v) for k, v in noun_pairs().items()}
-    {'train': 102, 'test': 30, 'mirrored': 24}
-    """
-    rng = np.random.default_rng([check_int("seed", seed, minimum=0), 0])  # the split's own stream
+def _noun_pairs(seed: int) -> dict[str, list[tuple[int, int]]]:
+    """Seed's split of the ordered noun pairs: 12 held out both ways round, 6 one way only."""
+    rng = np.random.default_rng([seed, 0])  # the split's own stream
     pairs = list(itertools.combinations(range(len(NOUNS)), 2))
     both, one_way = np.split(rng.permutation(len(pairs))[:18], [12])
     mirrored = [pairs[k] for k in both] + [pairs[k][::-1] for k in both]
@@ -79,9 +84,7 @@ def _attend(params: dict, ids, scheme=None):
     W = [params[k][:, None] for k in ("W_Q", "W_K", "W_V")]  # (S, 1, d, d): one per seed
     if scheme == "learned":  # the scheme's X + E[:n], with seed s's own table E
         X, scheme = X + params["table"][:, None, :n], None
-    if scheme is None:
-        return _attention(*_project(X, *W))  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
-    return _attention(*SCHEMES[scheme](X, *W))  # the scheme's Q, K, V, mask and bias
+    return _with_positions(X, *W, scheme)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
 
 
 def _logits(params: dict, ids, scheme=None, readout: str = "mean"):
@@ -105,12 +108,8 @@ def _total_loss(params: dict, ids, labels, scheme, readout: str = "mean"):
     return anp.sum(_losses(params, ids, labels, scheme, readout))
 
 
-def step_size(t: int, steps: int = STEPS) -> float:
-    """The cosine schedule: LEARNING_RATE at step 1, falling smoothly to 0 after the last step.
-
-    >>> [round(step_size(t, 4), 3) for t in (1, 2, 3, 4)]
-    [0.04, 0.034, 0.02, 0.006]
-    """
+def _step_size(t: int, steps: int) -> float:
+    """lr_t = LEARNING_RATE · ½ (1 + cos(π (t − 1) / steps)): a cosine from the rate down to 0."""
     return LEARNING_RATE * 0.5 * (1.0 + math.cos(math.pi * (t - 1) / steps))
 
 
@@ -151,7 +150,7 @@ def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readou
         if not np.isfinite(loss):
             raise FloatingPointError(f"the training loss of {scheme!r} is {loss}; the recipe "
                                      "diverged: lower LEARNING_RATE.")
-        _adamw(params, grads, state, t, step_size(t, steps))
+        _adamw(params, grads, state, t, _step_size(t, steps))
     if every:
         losses.append(_mean_losses(params, groups, scheme, readout))
     return params, np.array(losses).reshape(-1, len(rngs)).T  # (S, points)
@@ -171,18 +170,119 @@ def _accuracy(params: dict, groups, scheme, readout: str = "mean") -> list[float
     return (right / sum(labels.shape[1] for _, labels in groups)).tolist()
 
 
+def _unstack(params: dict, s: int) -> dict:
+    """Seed s's weights out of the stacked ones."""
+    return {k: v[s] for k, v in params.items()}
+
+
+def _rows(rng, per_length: int, lengths, vocab: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """per_length rows of random words for each length; the label is a row's first word."""
+    groups = [rng.integers(0, vocab, (per_length, n)) for n in lengths]  # (N, n) each
+    return [(ids, ids[:, 0]) for ids in groups]
+
+
+# ---- checks: the door of this module (with positions' _check_scheme and _checks) -----------
+
+MAX_SEEDS = 1000  # seeds train side by side: 10 take about a second per scheme
+
+
 def _check_seeds(seeds) -> list[int]:
-    """A non-empty list of seeds, each an integer ≥ 0 (a range is fine)."""
+    """A non-empty list of at most MAX_SEEDS seeds, each an integer ≥ 0 (a range is fine)."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple, range)):
         raise TypeError(f"seeds must be a list of integers (one seed: seeds=[3]); got "
                         f"{type(seeds).__name__} {seeds!r:.60}.")
     if not seeds:
         raise ValueError("seeds must be a non-empty list of integers; got an empty one.")
+    if len(seeds) > MAX_SEEDS:
+        raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds, each of which trains its "
+                         f"own model; got {len(seeds):,}. Use fewer seeds: 10 show the spread.")
     return [check_int("seeds[i]", s, minimum=0) for s in seeds]
 
 
-def _unstack(params: dict, s: int) -> dict:
-    return {k: v[s] for k, v in params.items()}
+def _check_row_length(name: str, value) -> int:
+    """A row length of 2 to MAX_ROW_LEN words."""
+    if check_int(name, value, minimum=2) > MAX_ROW_LEN:
+        raise ValueError(f"{name} must be at most {MAX_ROW_LEN}; got {value}. Longer rows make "
+                         "the training slow: keep them short.")
+    return value
+
+
+def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
+    """One seed's trained weights: embed (words, d − 1), W_Q, W_K, W_V (d, ·), table (≥ n, d)."""
+    keys = ["embed", "W_Q", "W_K", "W_V"] + (["table"] if scheme == "learned" else [])
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be one seed's weights, a dict such as "
+                        f"who_bites_whom(scheme)['params'][0]; got {type(params).__name__} "
+                        f"{params!r:.60}.")
+    missing = [k for k in keys if k not in params]
+    if missing:
+        raise ValueError(f"params must hold the weights {', '.join(keys)} for scheme {scheme!r}; "
+                         f"got no {', '.join(missing)}. Pass an entry of the 'params' of "
+                         "who_bites_whom trained with this scheme.")
+    embed = as_matrix("params['embed']", params["embed"], (len(NOUNS) + len(VERBS), "d − 1"),
+                      " (one row per word of NOUNS and VERBS)")
+    d = embed.shape[1] + 1  # X adds a column of 1s
+    W_Q = as_matrix("params['W_Q']", params["W_Q"], (d, "d_k"), f" to match X's {d} features")
+    W_K = as_matrix("params['W_K']", params["W_K"], W_Q.shape, ", the shape of W_Q")
+    W_V = as_matrix("params['W_V']", params["W_V"], (d, "d_v"), f" to match X's {d} features")
+    if scheme == "rope":
+        check_even("params['W_Q']", W_Q.shape[1], " (q and k are turned pair by pair)")
+    if scheme != "learned":
+        return embed, W_Q, W_K, W_V
+    table = as_matrix("params['table']", params["table"], ("max_len", d), f" to match X's {d} "
+                      "features")
+    if n > len(table):
+        raise ValueError(f"sentence must have at most {len(table)} words, the rows of the learned "
+                         f"table in params; got {n} words. A learned table knows no position it "
+                         "never saw: use a shorter sentence.")
+    return embed, W_Q, W_K, W_V, table
+
+
+def _check_numbers(name: str, values) -> list[float]:
+    """A non-empty 1-D list of finite numbers, as Python floats."""
+    array = real_array(name, values)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty list of numbers; got shape {array.shape}.")
+    return check_finite(name, array, "Give finite numbers.").tolist()
+
+
+def _check_fmt(fmt) -> str:
+    """A format string for one number, such as "{:.0%}"."""
+    try:
+        ok = isinstance(fmt, str) and isinstance(fmt.format(0.5), str)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        ok = False
+    if not ok:
+        raise ValueError(f"fmt must be a format string for one number, such as '{{:.0%}}' or "
+                         f"'{{:.3f}}'; got {fmt!r:.60}.")
+    return fmt
+
+
+# ---- public functions: check once, then call the kernels -----------------------------------
+
+
+def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
+    """Ordered (subject, object) noun pairs split into "train", "test" and "mirrored".
+
+    12 unordered pairs are held out both ways round, so each one's mirror is in the test set
+    too ("mirrored"); 6 more are held out one way only: their mirror is a training pair.
+
+    >>> {k: len(v) for k, v in noun_pairs().items()}
+    {'train': 102, 'test': 30, 'mirrored': 24}
+    """
+    return _noun_pairs(check_int("seed", seed, minimum=0))
+
+
+def step_size(t: int, steps: int = STEPS) -> float:
+    """The cosine schedule: LEARNING_RATE at step 1, falling smoothly to 0 after the last step.
+
+    >>> [round(step_size(t, 4), 3) for t in (1, 2, 3, 4)]
+    [0.04, 0.034, 0.02, 0.006]
+    """
+    steps = check_int("steps", steps)
+    if check_int("t", t) > steps:
+        raise ValueError(f"t must be at most steps = {steps}, the last step; got t = {t}.")
+    return _step_size(t, steps)
 
 
 def who_bites_whom(scheme=None, seeds=SEEDS) -> dict:
@@ -194,7 +294,7 @@ def who_bites_whom(scheme=None, seeds=SEEDS) -> dict:
     """
     _check_scheme(scheme, {})  # the registry's own check, before any training starts
     seeds = _check_seeds(seeds)
-    splits = [{k: _sentences(v) for k, v in noun_pairs(s).items()} for s in seeds]
+    splits = [{k: _sentences(v) for k, v in _noun_pairs(s).items()} for s in seeds]
     data = {k: [tuple(np.stack(a) for a in zip(*(split[k] for split in splits), strict=True))]
             for k in splits[0]}  # split -> one group: ids (S, N, 3), labels (S, N)
     params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3,
@@ -208,28 +308,28 @@ def attention(params: dict, sentence: str, scheme=None) -> np.ndarray:
     """A (n, n), one trained model's attention weights on a sentence of NOUNS and VERBS.
 
     ``params`` is one seed's entry of who_bites_whom's "params"; the weights go through the
-    public :func:`attention_with_positions`, so this is also a check of the trained model.
+    same kernel as :func:`attention_with_positions`, one sentence at a time.
 
     >>> params = who_bites_whom(seeds=[0])["params"][0]
     >>> attention(params, "dog bites man").shape
     (3, 3)
     """
+    _check_scheme(scheme, {})
+    if not isinstance(sentence, str) or not sentence.split():
+        raise TypeError(f"sentence must be a string of words, such as 'dog bites man'; got "
+                        f"{type(sentence).__name__} {sentence!r:.60}.")
     words = sentence.split()
     unknown = [w for w in words if w not in NOUNS + VERBS]
     if unknown:
         raise ValueError(f"sentence must use the words of NOUNS and VERBS; got {unknown}. "
                          "Pick nouns from ex.NOUNS and verbs from ex.VERBS.")
+    embed, W_Q, W_K, W_V, *table = _check_params(params, scheme, len(words))
     ids = [(NOUNS + VERBS).index(w) for w in words]
-    X = np.concatenate([params["embed"][ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
-    options = {"table": params["table"]} if scheme == "learned" else {}
-    return attention_with_positions(X, params["W_Q"], params["W_K"], params["W_V"], scheme,
-                                    **options)[1]
-
-
-def _rows(rng, per_length: int, lengths, vocab: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """per_length rows of random words for each length; the label is a row's first word."""
-    groups = [rng.integers(0, vocab, (per_length, n)) for n in lengths]  # (N, n) each
-    return [(ids, ids[:, 0]) for ids in groups]
+    X = np.concatenate([embed[ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
+    options = {"table": table[0]} if table else {}
+    with quiet_overflow():
+        _, A = _with_positions(X, W_Q, W_K, W_V, scheme, **options)
+    return finite_result("params", "attention", A)
 
 
 def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 16,
@@ -244,10 +344,8 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     """
     _check_scheme(scheme, {})
     seeds = _check_seeds(seeds)
-    for name, value in (("train_max_len", train_max_len), ("test_len", test_len)):
-        if check_int(name, value, minimum=2) > 64:
-            raise ValueError(f"{name} must be at most 64; got {value}. Longer rows make the "
-                             "training slow: keep them short.")
+    train_max_len = _check_row_length("train_max_len", train_max_len)
+    test_len = _check_row_length("test_len", test_len)
     check_choice("readout", readout, READOUTS)
     lengths, vocab = range(2, train_max_len + 1), len(NOUNS)
     per_seed = []
@@ -270,7 +368,7 @@ def climbs_back(loss) -> bool:
     >>> [climbs_back(loss) for loss in ([2.5, 0.02, 0.3], [2.5, 0.02, 0.021], [2.5, 1.0, 1.04])]
     [True, False, False]
     """
-    loss = [float(v) for v in loss]
+    loss = _check_numbers("loss", loss)
     return loss[-1] > 1.05 * min(loss) + 0.01
 
 
@@ -280,7 +378,7 @@ def spread(values, fmt: str = "{:.0%}") -> str:
     >>> spread([0.9, 1.0, 0.95])
     '95% (90–100%)'
     """
-    values = [float(v) for v in values]
+    values, fmt = _check_numbers("values", values), _check_fmt(fmt)
     mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
     low, high = fmt.format(min(values)), fmt.format(max(values))
     return f"{fmt.format(mean)} ({low.rstrip('%')}–{high})"

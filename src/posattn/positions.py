@@ -234,9 +234,6 @@ def _check_scheme(scheme, options: dict) -> Callable | None:
     return SCHEMES.get(scheme)
 
 
-_lookup = _check_scheme  # the name experiments.py calls
-
-
 def _check_options(scheme, options: dict, n: int, d: int, d_k: int) -> dict:
     """The values of a scheme's options: a slope above 0, a table of d columns and ≥ n rows."""
     checked = dict(options)
