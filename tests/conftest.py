@@ -1,3 +1,5 @@
+import ipaddress
+import socket
 from pathlib import Path
 
 import matplotlib
@@ -15,6 +17,32 @@ settings.load_profile("series")
 @pytest.fixture(autouse=True)
 def _agg_backend():
     matplotlib.use("Agg")
+
+
+def _loopback_only(connect):
+    def checked(sock, address, *rest):
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            host = address[0]
+            try:
+                local = host == "localhost" or ipaddress.ip_address(host).is_loopback
+            except ValueError:  # a host name
+                local = False
+            if not local:
+                raise OSError(f"the test suite must not use the network; got a connection to "
+                              f"{address!r}. Use 127.0.0.1, or a local copy of what it needs.")
+        return connect(sock, address, *rest)
+    return checked
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network():
+    """The suite runs offline once set up: a connection from the test process to another
+    machine fails the test that tries it. (`make test-offline` covers every process it starts:
+    servers, kernels, Chromium, pip.)"""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("connect", "connect_ex"):
+            patch.setattr(socket.socket, name, _loopback_only(getattr(socket.socket, name)))
+        yield
 
 
 @pytest.fixture
