@@ -6,6 +6,8 @@ notebook, ``solutions/nbNN_solutions.py``, defines the same names.
 """
 
 import ast
+import json
+from pathlib import Path
 
 EXERCISE = "exercise"
 
@@ -38,3 +40,59 @@ def answered(code: str, module: str) -> str:
 
 def is_exercise(cell: dict) -> bool:
     return cell["cell_type"] == "code" and EXERCISE in cell["metadata"].get("tags", [])
+
+
+# --- the answered exercises, run inside nbval's own run of each notebook -----------------------
+#
+# Each exercise cell of a notebook collected by nbval is followed, in the same kernel, by its
+# answered copy: nbval runs the notebook once, checking its stored outputs and the unanswered
+# exercises as before, and each answered copy must say "✅ Right" (never "Not yet").
+
+ROOT = Path(__file__).resolve().parent.parent
+WITH_EXERCISES = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
+                  if any(is_exercise(c) for c in json.loads(p.read_text("utf-8"))["cells"])]
+SOLUTIONS_ON_PATH = (f"import sys\nif {str(ROOT)!r} not in sys.path:\n"
+                     f"    sys.path.append({str(ROOT)!r})")  # the kernel runs in notebooks/
+
+
+def answered_items(session, items: list) -> list:
+    """items with an answered copy after each nbval exercise cell (tests/conftest.py). When
+    tests/test_answered_notebooks.py is collected without the notebooks (`pytest tests`), the
+    notebooks with exercises are collected here, so the answers are still checked."""
+    if not session.config.getoption("nbval", False):
+        return items
+    from nbval.plugin import IPyNbCell, IPyNbFile
+
+    answered_class = _answered_cell_class(IPyNbCell)
+    if any(item.path.name == "test_answered_notebooks.py" for item in items) and not any(
+            isinstance(item, IPyNbCell) for item in items):
+        for path in WITH_EXERCISES:
+            items = [*items, *IPyNbFile.from_parent(session, path=path).collect()]
+    out = []
+    for item in items:
+        out.append(item)
+        if isinstance(item, IPyNbCell) and not isinstance(item, answered_class) \
+                and is_exercise(item.cell):
+            module = f"solutions.nb{item.path.name[:2]}_solutions"
+            cell = item.cell.copy()
+            cell.source, cell.outputs = answered(item.cell.source, module), []
+            out.append(answered_class.from_parent(item.parent, name=f"{item.name} answered",
+                                                  cell_num=item.cell_num, cell=cell,
+                                                  options=item.options))
+    return out
+
+
+def _answered_cell_class(base):
+    class AnsweredCell(base):
+        """An exercise cell answered from solutions/: it must say Right."""
+
+        def runtest(self):
+            kernel = self.parent.kernel
+            kernel.await_reply(kernel.kc.execute(SOLUTIONS_ON_PATH, silent=True), timeout=60)
+            super().runtest()
+            said = " ".join(o.get("text", "") + "".join(o.get("data", {}).get("text/plain", ""))
+                            for o in self.test_outputs)
+            if "✅ Right" not in said or "Not yet" in said:
+                self.raise_cell_error("the answered exercise did not say Right", said)
+
+    return AnsweredCell

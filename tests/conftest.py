@@ -8,6 +8,7 @@ import pytest
 from hypothesis import settings
 
 import posattn as pa
+from tests.answers import answered_items
 
 # Property tests are reproducible: the same examples on every run and machine.
 settings.register_profile("series", derandomize=True, deadline=None, max_examples=60)
@@ -60,10 +61,12 @@ def dog_bites_man():
 BROWSER = Path(__file__).resolve().parent / "browser"  # every test that starts a server lives here
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects
-def pytest_collection_modifyitems(items):
+@pytest.hookimpl(tryfirst=True)  # before `-m` and `-k` select
+def pytest_collection_modifyitems(session, items):
     """Every test in tests/browser/ is marked browser (it starts a server or a browser), so
-    `-m "not browser"` leaves all of them out."""
+    `-m "not browser"` leaves all of them out. Each exercise cell nbval collects is followed by
+    its answered copy, which must say Right (tests/answers.py)."""
     for item in items:
         if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.browser)
+    items[:] = answered_items(session, items)
