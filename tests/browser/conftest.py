@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from .jlab import EXPLORER, browser_required, open_notebook, run_all, serving
+from .jlab import (
+    EXPLORER,
+    browser_required,
+    open_notebook,
+    run_all,
+    screenshot_notebook,
+    serving,
+)
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -87,10 +94,10 @@ def lab(browser, tmp_path_factory) -> Iterator[dict]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def explorer(browser, lab):
-    """Notebook 05 run once from JupyterLab's Run menu; yields the page and the (first) explorer in
-    it."""
+@pytest.fixture(scope="session")
+def explorer_run(browser, lab):
+    """Notebook 05 run once from JupyterLab's Run menu, for the whole session (test_notebooks.py
+    checks this run; the explorer tests click in it): yields (page, state after the run)."""
     if not EXPLORER.exists():
         pytest.skip(f"{EXPLORER.name} is not written yet")
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -98,9 +105,18 @@ def explorer(browser, lab):
         page = context.new_page()
         open_notebook(page, lab, EXPLORER.name)
         state = run_all(page)
-        assert state["errors"] == [], state["errors"]
-        box = page.locator(".widget-vbox", has=page.locator(".pp-shuffle")).first
-        box.scroll_into_view_if_needed()
-        yield page, box
+        screenshot_notebook(page, f"{EXPLORER.stem}.png")  # as it ran, before any click
+        page.set_viewport_size({"width": 1280, "height": 900})
+        yield page, state
     finally:
         context.close()
+
+
+@pytest.fixture
+def explorer(explorer_run):
+    """The page of the session's run of notebook 05 and the (first) explorer in it."""
+    page, state = explorer_run
+    assert state["errors"] == [], state["errors"]
+    box = page.locator(".widget-vbox", has=page.locator(".pp-shuffle")).first
+    box.scroll_into_view_if_needed()
+    return page, box
