@@ -316,3 +316,174 @@ def test_bad_arguments_that_got_a_raw_error_now_get_the_template(call, kind, mes
     with pytest.raises(kind, match=message) as error:
         call()
     assert TEMPLATE.match(str(error.value))
+
+
+# ---- the figures: every argument of every plotting function, through the same door ---------
+
+RESULTS = {"rope": {"test": [1.0, 0.97], "mirrored": 1.0}}
+BAR = {"all": "test"}
+
+
+def _axes_without_image():
+    import matplotlib.pyplot as plt
+
+    return plt.subplots()[1]
+
+
+def _grid_of_axes():
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(1, 2)[1]
+
+
+def _plotting_calls():
+    """(call, error type, message) for each bad argument; plotting imports matplotlib."""
+    from posattn import plotting as pl
+
+    M = np.eye(3)
+    return [
+        # accuracy_bars
+        (lambda: pl.accuracy_bars(RESULTS, {"all": "nope"}, reference=(0.5, "x")), ValueError,
+         r"results\['rope'\] must have the key 'nope', named in bars; got the keys \['test', "),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=0.5), TypeError,
+         r"reference must be a pair \(value, label\), such as \(0.5, '50%: chance'\); got float"),
+        (lambda: pl.accuracy_bars(RESULTS, ["test"], reference=(0.5, "x")), TypeError,
+         "bars must be a dict from a legend label to a result key, such as .*; got list"),
+        (lambda: pl.accuracy_bars([RESULTS["rope"]], BAR, reference=(0.5, "x")), TypeError,
+         "results must be a dict from a scheme's label to its result dict, .*; got list"),
+        (lambda: pl.accuracy_bars({}, BAR, reference=(0.5, "x")), ValueError,
+         "results must be a non-empty dict .*; got an empty one"),
+        (lambda: pl.accuracy_bars({"rope": 1.0}, BAR, reference=(0.5, "x")), TypeError,
+         r"results\['rope'\] must be a dict of results \(key -> accuracy\); got float 1.0"),
+        (lambda: pl.accuracy_bars({"rope": {"test": "high"}}, BAR, reference=(0.5, "x")),
+         TypeError, r"results\['rope'\]\['test'\] must be an array of numbers; got str 'high'"),
+        (lambda: pl.accuracy_bars({"rope": {"test": [1.0, "x"]}}, BAR, reference=(0.5, "x")),
+         TypeError, r"results\['rope'\]\['test'\] must be an array of numbers; got text"),
+        (lambda: pl.accuracy_bars({"rope": {"test": [1.0, np.nan]}}, BAR, reference=(0.5, "x")),
+         ValueError, r"results\['rope'\]\['test'\] must hold only finite numbers; got nan at "
+                     r"index \(1,\)"),
+        (lambda: pl.accuracy_bars({"rope": {"test": [95, 97]}}, BAR, reference=(0.5, "x")),
+         ValueError, r"results\['rope'\]\['test'\] must hold accuracies from 0 to 1; got 95.0\. "
+                     "Give fractions: 0.95 for 95%"),
+        (lambda: pl.accuracy_bars({"rope": {"test": []}}, BAR, reference=(0.5, "x")),
+         ValueError, r"must be one number or a non-empty list of them, one per seed; got shape"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=("high", "x")), TypeError,
+         r"reference\[0\] must be a real number; got str 'high'"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(1.5, "x")), ValueError,
+         r"reference\[0\] must be an accuracy from 0 to 1; got 1.5"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(0.5, 3)), TypeError,
+         r"reference\[1\] must be a string; got int 3"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(0.5, "x"), ax="x"), TypeError,
+         "ax must be a matplotlib Axes, or None for a new figure; got str 'x'"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(0.5, "x"), ax=_grid_of_axes()),
+         TypeError, r"ax must be a matplotlib Axes, .* \(an array of Axes: pick one, e.g. "
+                    r"axes\[0\]\)"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(0.5, "x"), ylabel=3), TypeError,
+         "ylabel must be a string; got int 3"),
+        (lambda: pl.accuracy_bars(RESULTS, BAR, reference=(0.5, "x"), title=3), TypeError,
+         "title must be a string or None; got int 3"),
+        # cell_grid
+        (lambda: pl.cell_grid(_axes_without_image()), ValueError,
+         r"ax must hold a heatmap \(an image\); got an Axes with no image"),
+        (lambda: pl.cell_grid(None), TypeError,
+         "ax must be the matplotlib Axes of a heatmap; got NoneType None"),
+        (lambda: pl.cell_grid(pl.heatmap(M).axes, colour="nope"), ValueError,
+         r"colour must be a matplotlib colour, such as '0.6' \(a grey\) or 'black'; got 'nope'"),
+        # heatmap
+        (lambda: pl.heatmap(M, fmt="{:d}"), ValueError,
+         r"fmt must be a format string for one number, such as '\{:.2f\}'; got '\{:d\}' "
+         r"\(ValueError: Unknown format code 'd'"),
+        (lambda: pl.heatmap(M, fmt=3), ValueError, "fmt must be a format string .*; got 3"),
+        (lambda: pl.heatmap(M, cmap="nope"), ValueError,
+         "cmap must be the name of a matplotlib colour map, such as 'viridis' or 'Greys'; got "
+         "'nope'"),
+        (lambda: pl.heatmap(M, cmap=3), TypeError, "cmap must be the name of a matplotlib"),
+        (lambda: pl.heatmap(M, vmin="a"), TypeError, "vmin must be a real number; got str 'a'"),
+        (lambda: pl.heatmap(M, vmax=np.nan), ValueError, "vmax must be a finite number; got nan"),
+        (lambda: pl.heatmap(M, ax="x"), TypeError, "ax must be a matplotlib Axes"),
+        (lambda: pl.heatmap(M, row_labels=3), TypeError,
+         "row_labels must be a list of labels, one per row, 3 in all; got int 3"),
+        (lambda: pl.heatmap(M, col_labels="abc"), TypeError,
+         "col_labels must be a list of labels, one per column, 3 in all; got str 'abc'"),
+        (lambda: pl.heatmap(M, title=3), TypeError, "title must be a string or None"),
+        (lambda: pl.heatmap(M, values="yes"), TypeError,
+         "values must be True, False or None .*; got str 'yes'"),
+        (lambda: pl.heatmap(M > 0), TypeError,
+         r"M must be an array of numbers; got booleans \(dtype bool\)\. Use M.astype\(float\)"),
+        (lambda: pl.heatmap(None), TypeError, "M must be an array of numbers; got NoneType"),
+        # text_colours
+        (lambda: pl.text_colours(None), TypeError, "M must be an array of numbers; got NoneType"),
+        (lambda: pl.text_colours(M, cmap="nope"), ValueError, "cmap must be the name of a"),
+        (lambda: pl.text_colours(M, vmin="a"), TypeError, "vmin must be a real number"),
+        (lambda: pl.text_colours([[np.nan]]), ValueError, "M must hold only finite numbers"),
+        # attention_heatmap, attention_pair, permutation_heatmap, weighted_sum
+        (lambda: pl.attention_heatmap(M, tokens=3), TypeError,
+         r"tokens must be a list of labels, one per query \(row of A\), 3 in all; got int 3"),
+        (lambda: pl.attention_heatmap(M, "dog bites man"), TypeError,
+         "tokens must be a list of labels.*got str 'dog bites man'. Split a sentence first"),
+        (lambda: pl.attention_heatmap(M, ax="x"), TypeError, "ax must be a matplotlib Axes"),
+        (lambda: pl.attention_heatmap(M, title=3), TypeError, "title must be a string or None"),
+        (lambda: pl.attention_pair(M, list("abc"), M, list("ab")), ValueError,
+         r"tokens2 must have one label per query \(row of A2\), 3 in all; got 2"),
+        (lambda: pl.attention_pair(M, list("abc"), "M", list("abc")), TypeError,
+         "A2 must be an array of numbers; got str"),
+        (lambda: pl.attention_pair(M, list("abc"), M, list("abc"), titles="AB"), TypeError,
+         "titles must be a pair of strings, one per panel; got str 'AB'"),
+        (lambda: pl.permutation_heatmap([2, 0, 1], tokens=3), TypeError,
+         "tokens must be a list of labels, one per position, 3 in all; got int 3"),
+        (lambda: pl.permutation_heatmap([2, 0, 1], ax="x"), TypeError,
+         "ax must be a matplotlib Axes"),
+        (lambda: pl.permutation_heatmap([2, 0, 0]), ValueError,
+         r"perm must be a permutation of range\(3\)"),
+        (lambda: pl.permutation_heatmap(np.arange(10**5)), ValueError,
+         "perm must be small enough for P"),
+        (lambda: pl.weighted_sum(np.eye(3, 2), [0.5, 0.25, 0.25], tokens=3), TypeError,
+         "tokens must be a list of labels, one per row of V, 3 in all; got int 3"),
+        (lambda: pl.weighted_sum(np.eye(3, 2), [0.5, 0.25, 0.25], list("ab")), ValueError,
+         "tokens must have one label per row of V, 3 in all; got 2"),
+        (lambda: pl.weighted_sum(np.eye(3, 2), [0.5, 0.25, 0.25], ax="x"), TypeError,
+         "ax must be a matplotlib Axes"),
+        (lambda: pl.weighted_sum(np.eye(3, 2), [0.5, 0.25, 0.25], title=3), TypeError,
+         "title must be a string or None"),
+        # loss_bands
+        (lambda: pl.loss_bands([[2.0, 1.0]]), TypeError,
+         "curves must be a dict from a label to its loss curves"),
+        (lambda: pl.loss_bands({"a": [[2.0, 0.0]]}), ValueError,
+         r"curves\['a'\] must hold losses above 0 for the log scale; got 0.0"),
+        (lambda: pl.loss_bands({"a": [[2.0, np.inf]]}), ValueError,
+         r"curves\['a'\] must hold only finite numbers"),
+        (lambda: pl.loss_bands({"a": [[2.0, "x"]]}), TypeError,
+         r"curves\['a'\] must be an array of numbers; got text"),
+        (lambda: pl.loss_bands({"a": [[2.0, 1.0]]}, steps=[0, 5, 10]), ValueError,
+         r"steps must have one entry per point of curves\['a'\] \(2\); got shape \(3,\)"),
+        (lambda: pl.loss_bands({"none": [[2.0, 1.0]]}, dashed="none"), TypeError,
+         "dashed must be a list of labels of curves, such as \\('none',\\); got str 'none'"),
+        (lambda: pl.loss_bands({"a": [[2.0, 1.0]]}, dashed=("b",)), ValueError,
+         r"dashed must list labels of curves \(\['a'\]\); got 'b'"),
+        (lambda: pl.loss_bands({"a": [[2.0, 1.0]]}, ax="x"), TypeError,
+         "ax must be a matplotlib Axes"),
+    ]
+
+
+PLOTTING_BAD = _plotting_calls()
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), PLOTTING_BAD)
+def test_every_bad_plotting_argument_gets_the_template_naming_it(call, kind, message):
+    import matplotlib.pyplot as plt
+
+    try:
+        with pytest.raises(kind, match=message) as error:
+            call()
+        assert TEMPLATE.match(str(error.value))
+    finally:
+        plt.close("all")
+
+
+def test_every_public_plotting_function_is_tried():
+    from posattn import plotting as pl
+
+    public = {name for name, f in vars(pl).items() if callable(f) and not name.startswith("_")
+              and getattr(f, "__module__", "") == pl.__name__}
+    source = "\n".join(str(case[0].__code__.co_names) for case in PLOTTING_BAD)
+    assert {name for name in public if f"'{name}'" not in source} == set()

@@ -96,3 +96,39 @@ def test_kernels_are_short(where, kernel):
     body = kernel.body[1:] if ast.get_docstring(kernel) else kernel.body
     lines = body[-1].end_lineno - body[0].lineno + 1
     assert lines <= 15, f"{where} has {lines} lines of code"
+
+
+# ---- the same door for training (experiments) and figures (plotting) ------------------------
+
+OUTER = ("experiments", "plotting")
+OUTER_FUNCTIONS = {module: _functions(module) for module in OUTER}
+OUTER_PUBLIC = {name for fs in OUTER_FUNCTIONS.values() for name in fs if not name.startswith("_")}
+OUTER_DEFS = {(module, name): f for module, fs in OUTER_FUNCTIONS.items() for name, f in fs.items()}
+OUTER_CHECKS = CHECKS | {name for fs in OUTER_FUNCTIONS.values() for name in fs
+                         if name.startswith("_check")}
+OUTER_KERNELS = {where: f for where, f in OUTER_DEFS.items()
+                 if where[1].startswith("_") and not where[1].startswith("_check")}
+
+
+@pytest.mark.parametrize(("where", "function"), list(OUTER_DEFS.items()), ids=_ids(OUTER_DEFS))
+def test_training_and_figures_call_no_public_function_so_nothing_is_checked_twice(where,
+                                                                                   function):
+    public = _called(function) & (PUBLIC | OUTER_PUBLIC)
+    assert not public, f"{where} calls {sorted(public)}"
+
+
+@pytest.mark.parametrize(("where", "function"),
+                         [(w, f) for w, f in OUTER_DEFS.items() if not w[1].startswith("_")],
+                         ids=_ids([w for w in OUTER_DEFS if not w[1].startswith("_")]))
+def test_every_public_function_of_training_and_figures_checks_its_arguments(where, function):
+    assert _called(function) & OUTER_CHECKS, f"{where} checks nothing"
+
+
+@pytest.mark.parametrize(("where", "kernel"), list(OUTER_KERNELS.items()),
+                         ids=_ids(OUTER_KERNELS))
+def test_training_and_drawing_kernels_call_no_check(where, kernel):
+    """(Training may still stop with FloatingPointError when a recipe diverges: not a check.)"""
+    checks = _called(kernel) & (OUTER_CHECKS - LOOKS_INSIDE)
+    assert not checks, f"kernel {where} calls the checks {sorted(checks)}"
+    if where[0] == "plotting":
+        assert not any(isinstance(node, ast.Raise) for node in ast.walk(kernel)), where

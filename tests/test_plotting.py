@@ -59,9 +59,12 @@ def test_permutation_heatmap_draws_P():
 
 
 def test_labels_must_match_the_matrix():
-    message = r"row_labels must have one label per row \(3\); got 2: \['a', 'b'\]"
+    message = r"tokens must have one label per query \(row of A\), 3 in all; got 2: \['a', 'b'\]"
     with pytest.raises(ValueError, match=message):
         plotting.attention_heatmap(np.eye(3), ["a", "b"])
+    message = r"col_labels must have one label per column, 2 in all; got 3"
+    with pytest.raises(ValueError, match=message):
+        plotting.heatmap(np.eye(3)[:, :2], col_labels=["a", "b", "c"])
     plt.close("all")
 
 
@@ -89,7 +92,7 @@ def test_heatmap_title_sits_above_the_top_labels():
 
 @pytest.mark.parametrize("tokens", [["dog"], ["dog", "bites", "man", "extra"]])
 def test_permutation_heatmap_needs_one_token_per_position(tokens):
-    message = rf"tokens must have one label per row \(3\); got {len(tokens)}"
+    message = rf"tokens must have one label per position, 3 in all; got {len(tokens)}"
     with pytest.raises(ValueError, match=message):
         plotting.permutation_heatmap([2, 0, 1], tokens)
     plt.close("all")
@@ -124,3 +127,16 @@ def test_loss_bands_count_steps_from_zero_by_default():
     ax = plotting.loss_bands({"x": [[1.0, 0.5, 0.2, 0.1]]})
     assert ax.get_lines()[0].get_xdata().tolist() == [0, 1, 2, 3]
     plt.close(ax.figure)
+
+
+def test_cell_values_follow_the_series_style_and_read_at_18_px_or_more_on_screen():
+    import matplotlib
+
+    with plt.style.context(plotting.STYLE):
+        image = plotting.heatmap(np.eye(2))
+        sizes = {t.get_fontsize() for t in image.axes.texts}
+        assert sizes == {matplotlib.rcParams["font.size"]}  # the style's body size
+        assert min(sizes) * image.figure.dpi / 72 >= 18  # points at the stored dpi, in pixels
+    with matplotlib.rc_context({"font.size": 10.0}):
+        assert plotting.heatmap(np.eye(2)).axes.texts[0].get_fontsize() == 10.0  # no fixed size
+    plt.close("all")
