@@ -136,6 +136,13 @@ def finite_result(arguments: str, what: str, *results):
     return results[0] if len(results) == 1 else results
 
 
+def output_of(name: str, f, X) -> np.ndarray:
+    """f(X) as finite float64 numbers: an overflow inside the learner's f becomes the template."""
+    with quiet_overflow():
+        output = f(X)
+    return function_output(name, output)
+
+
 def function_output(name: str, output) -> np.ndarray:
     """A function's output as finite float64 numbers; of a tuple such as (Y, A), the first."""
     output = output[0] if isinstance(output, tuple) and output else output

@@ -15,7 +15,7 @@ from ._checks import (
     check_number,
     check_size,
     finite_result,
-    function_output,
+    output_of,
     quiet_overflow,
 )
 
@@ -128,7 +128,7 @@ def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
     check_callable("f", f)
     X = as_matrix("X", X)
     nudge = check_number("nudge", nudge, nonzero=True)  # 0 would change nothing anywhere
-    before = function_output("f(X)", f(X))
+    before = output_of("f(X)", f, X)
     if before.ndim == 0:
         raise ValueError("f must return an array with one row per output position; got a single "
                          "number. Return the rows, e.g. lambda X: X.cumsum(axis=0).")
@@ -138,7 +138,7 @@ def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
         with quiet_overflow():
             nudged[j] += nudge  # move token j only
         finite_result("nudge", f"x_{j} + nudge", nudged)
-        after = function_output("f(X nudged)", f(nudged))
+        after = output_of("f(X nudged)", f, nudged)
         if after.shape != before.shape:
             raise ValueError(f"f must return the same shape for every input; got {before.shape} "
                              f"for X and {after.shape} with x_{j} nudged.")

@@ -19,7 +19,7 @@ from ._checks import (
     check_rng,
     check_size,
     finite_result,
-    function_output,
+    output_of,
     quiet_overflow,
 )
 
@@ -66,7 +66,7 @@ def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarra
     check_callable("f", f)
     X = as_matrix("X", X)
     perm = check_perm(perm, X.shape[0])
-    return function_output("f(X)", f(X)), function_output("f(X[perm])", f(X[perm])), perm
+    return output_of("f(X)", f, X), output_of("f(X[perm])", f, X[perm]), perm
 
 
 def _check_per_token(out, n: int) -> None:
@@ -173,8 +173,8 @@ def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
     if n - margin <= margin + k:
         raise ValueError(f"X must have more than {2 * margin + k} rows to leave an interior to "
                          f"compare; got {n}.")
-    before = function_output("f(X)", f(X))
-    after = function_output("f(X shifted)", f(np.roll(X, k, axis=0)))
+    before = output_of("f(X)", f, X)
+    after = output_of("f(X shifted)", f, np.roll(X, k, axis=0))
     _check_per_token(before, n)
     rows = _shift_rows(n, k, margin)
     return _check_gap(before[rows - k], after[rows])
@@ -199,8 +199,8 @@ def symmetries(f: Callable, X, perms: Iterable, tol: float = 1e-9) -> dict[str, 
                          "none. Give a few, e.g. [random_permutation(n, seed) for seed in "
                          "range(5)].")
     tol = check_number("tol", tol, above=0.0)
-    before = function_output("f(X)", f(X))
-    after = [function_output("f(X[perm])", f(X[p])) for p in perms]
+    before = output_of("f(X)", f, X)
+    after = [output_of("f(X[perm])", f, X[p]) for p in perms]
     per_token = before.ndim == 2 and before.shape[0] == X.shape[0]
     return {
         "invariant": all(_check_gap(before, a) < tol for a in after),
