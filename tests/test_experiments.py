@@ -75,7 +75,7 @@ def test_the_trained_weights_give_the_packages_own_attention(results, scheme):
     words = [" ".join((ex.NOUNS + ex.VERBS)[i] for i in row) for row in ids]
     for s in (0, 7):
         p = params[s]
-        options = {"table": p["table"]} if scheme == "learned" else {}
+        options = {"table": p["table"]} if scheme in ("learned", "relative") else {}
         for b, sentence in enumerate(words):
             X = np.concatenate([p["embed"][ids[b]], np.ones((len(ids[b]), 1))], axis=1)
             _, public = pa.attention_with_positions(X, p["W_Q"], p["W_K"], p["W_V"], scheme,
@@ -308,3 +308,122 @@ def test_accuracy_counts_every_sentence_once_across_lengths():
     right = [np.concatenate([np.argmax(zz[s], axis=-1) == labels[s]
                              for zz, (_, labels) in zip(z, groups, strict=True)]) for s in range(2)]
     assert ex._accuracy(params, groups, None) == [float(np.mean(r)) for r in right]
+
+
+# ---- notebook 10: where position hides ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def probes():
+    """position_probes for both models on seeds 0-9, and the causal one without a start token."""
+    return {"bidirectional": ex.position_probes(False), "causal": ex.position_probes(True),
+            "no start": ex.position_probes(True, start=False)}
+
+
+def test_a_bidirectional_model_without_positions_is_at_chance_on_constant_rows(probes):
+    """The proof: equal rows of X give equal rows of Y, so one answer for all 16 positions."""
+    assert all(a <= 1 / ex.PROBE_LEN for a in probes["bidirectional"]["constant_accuracy"])
+    assert max(probes["bidirectional"]["test_accuracy"]) < 0.1  # new rows: near 1 in 16
+
+
+def test_a_causal_model_without_positions_counts_from_a_start_token_on_every_seed(probes):
+    assert min(probes["causal"]["test_accuracy"]) >= 0.9
+    assert min(probes["causal"]["constant_accuracy"]) >= 0.8  # one noun repeated: it counts
+    per_position = np.array(probes["causal"]["per_position"])  # (seeds, 16)
+    assert (per_position[:, :12] == 1.0).all()  # positions 0-11 on every seed
+
+
+def test_without_a_start_token_the_causal_model_cannot_count_equal_rows(probes):
+    """Row i then averages i + 1 equal vectors: the same vector at every i."""
+    assert all(a <= 1 / ex.PROBE_LEN for a in probes["no start"]["constant_accuracy"])
+    assert max(probes["no start"]["test_accuracy"]) < 0.2
+
+
+def test_the_probe_reports_every_key_per_seed_and_one_accuracy_per_position(probes):
+    for result in probes.values():
+        assert set(result) == {"train_accuracy", "test_accuracy", "constant_accuracy",
+                               "per_position"}
+        assert all(len(v) == len(ex.SEEDS) for v in result.values())
+        assert np.shape(result["per_position"]) == (len(ex.SEEDS), ex.PROBE_LEN)
+        np.testing.assert_allclose(np.mean(result["per_position"], axis=1),
+                                   result["test_accuracy"], atol=1e-12)
+
+
+def test_one_probe_seed_is_that_seed_of_the_side_by_side_run_and_repeats(probes):
+    alone = ex.position_probe(causal=True, seed=3)
+    assert alone["test_accuracy"] == probes["causal"]["test_accuracy"][3]
+    assert alone["per_position"] == probes["causal"]["per_position"][3]
+    assert ex.position_probe(causal=True, seed=3) == alone  # deterministic
+
+
+def test_probe_rows_open_with_the_start_token_and_label_each_word_by_its_position():
+    ids, labels = ex._probe_rows(np.random.default_rng(0), 5, 12)
+    assert ids.shape == (5, 1 + ex.PROBE_LEN) and (ids[:, 0] == ex.START).all()
+    assert (ids[:, 1:] < 12).all() and (labels == np.arange(ex.PROBE_LEN)).all()
+    same, _ = ex._probe_rows(np.random.default_rng(0), 5, 12, constant=True, start=False)
+    assert (same == same[:, :1]).all()  # one noun, the first column too
+
+
+def test_relative_positions_learn_who_bites_whom_on_every_seed(results):
+    assert min(results["relative"]["mirrored_accuracy"]) >= 0.95
+    assert results["relative"]["params"][0]["table"].shape == (2 * pa.positions.RELATIVE_CLIP + 1,)
+
+
+def test_random_positions_are_distinct_in_order_and_within_the_table():
+    rngs = [np.random.default_rng(s) for s in (0, 1)]
+    p = ex._random_positions(rngs, 50, 6, 16)  # (S, rows, n)
+    assert p.shape == (2, 50, 6) and p.min() >= 0 and p.max() <= 15
+    assert (np.diff(p, axis=-1) > 0).all()  # in order, no repeats
+    assert len(np.unique(p)) == 16  # every position of the table turns up
+
+
+def test_randomized_positions_train_every_row_of_the_learned_table(monkeypatch):
+    seen = []
+    real = ex._train
+    monkeypatch.setattr(ex, "_train", lambda *a, **k: seen.append(r := real(*a, **k)) or r)
+    ex.length_generalisation("learned", seeds=[0], remedy="randomized")
+    start = ex._init(np.random.default_rng([0, 1]), 12, 12, 16, "learned")["table"]
+    assert (seen[0][0]["table"][0] != start).any(axis=1).all()  # rows 0-15 all moved
+
+
+def test_interpolation_changes_the_test_positions_only():
+    plain = ex.length_generalisation("rope", seeds=[0, 1])
+    squeezed = ex.length_generalisation("rope", seeds=[0, 1], remedy="interpolation")
+    assert squeezed["train_accuracy"] == plain["train_accuracy"]  # the same training
+    assert squeezed["test_accuracy"] != plain["test_accuracy"]
+
+
+def test_the_positions_a_remedy_gives_reach_the_schemes_kernels():
+    """Positions 0 … n − 1 given explicitly are the scheme's own, for every remedy's scheme."""
+    for scheme in ("learned", "sinusoidal"):
+        params = _weights(scheme) if scheme == "learned" else _weights()
+        ids = np.array([[[0, 12, 1], [1, 12, 0]]] * 2)
+        own = ex._logits(params, ids, scheme)
+        given = ex._logits(params, ids, scheme, positions=np.broadcast_to(np.arange(3), (2, 2, 3)))
+        np.testing.assert_allclose(given, own, atol=1e-12)
+    params = _weights("rope")
+    np.testing.assert_allclose(ex._logits(params, ids, "rope", positions=np.arange(3.0)),
+                               ex._logits(params, ids, "rope"), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: ex.length_generalisation("rope", remedy="randomized"), ValueError,
+         r"remedy 'randomized' changes the positions of 'learned' and 'sinusoidal' only; got "
+         r"scheme 'rope'\. Use remedy=None"),
+        (lambda: ex.length_generalisation("learned", remedy="interpolation"), ValueError,
+         r"remedy 'interpolation' changes the positions of 'rope' only; got scheme 'learned'"),
+        (lambda: ex.length_generalisation(None, remedy="randomized"), ValueError,
+         r"got scheme None"),
+        (lambda: ex.length_generalisation("rope", remedy="stretch"), ValueError,
+         r"remedy must be one of 'randomized', 'interpolation'; got 'stretch'"),
+        (lambda: ex.position_probe("yes"), TypeError,
+         r"causal must be True or False \(True: the causal mask; False: bidirectional\); got str"),
+        (lambda: ex.position_probe(True, seed=-1), ValueError, "seed must be at least 0"),
+        (lambda: ex.position_probes(False, seeds=[]), ValueError, "seeds must be a non-empty"),
+        (lambda: ex.position_probes(False, start=1), TypeError, "start must be True or False"),
+    ],
+)
+def test_bad_arguments_of_notebook_10s_experiments_get_the_series_messages(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -31,7 +31,8 @@ def _largest_error(X, weights, scheme):
 # ---- the registry ------------------------------------------------------------------
 
 def test_schemes_come_in_a_stable_order_with_no_none_entry():
-    assert SCHEMES == ["sinusoidal", "learned", "rope", "alibi", "alibi_symmetric", "causal"]
+    assert SCHEMES == ["sinusoidal", "learned", "rope", "alibi", "alibi_symmetric", "causal",
+                       "relative"]
 
 
 # A of "dog bites man" under each scheme, default projections: worked out once, written down
@@ -46,6 +47,8 @@ A_BY_SCHEME = {
     "alibi_symmetric": [[0.683834, 0.215907, 0.100259], [0.545219, 0.251188, 0.203593],
                         [0.221654, 0.299373, 0.478973]],
     "causal": [[1.0, 0.0, 0.0], [0.781595, 0.218405, 0.0], [0.382533, 0.313372, 0.304096]],
+    "relative": [[0.607301, 0.04607, 0.346629], [0.286826, 0.596926, 0.116248],
+                 [0.498316, 0.060978, 0.440706]],
 }
 
 
@@ -237,7 +240,7 @@ def test_attention_bias_is_added_to_the_scores():
 
 def test_unknown_scheme_lists_the_valid_ones(dog_bites_man):
     X, weights, _ = dog_bites_man
-    expected = r"scheme must be one of 'sinusoidal', .*'causal', or None for no positions; got "
+    expected = r"scheme must be one of 'sinusoidal', .*'relative', or None for no positions; got "
     for wrong in ("sine", "none"):
         with pytest.raises(ValueError, match=expected + repr(wrong)):
             pa.attention_with_positions(X, *weights, scheme=wrong)
@@ -287,5 +290,97 @@ def test_rope_refuses_odd_d_k():
     ],
 )
 def test_bad_input_gets_a_clear_message(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+# ---- relative positions: a bias per offset, clipped at k --------------------------------------
+
+@given(st.integers(1, 12), st.integers(0, 6), st.integers(0, 2**32 - 1))
+def test_relative_bias_depends_on_the_offset_only_and_is_constant_beyond_the_clip(n, k, seed):
+    table = np.random.default_rng(seed).normal(size=2 * k + 1)
+    B = pa.relative_bias(n, table, k)
+    assert B.shape == (n, n)
+    for i, j in itertools.product(range(n), repeat=2):
+        assert B[i, j] == table[min(max(j - i, -k), k) + k]  # the equation, entry by entry
+        if i + 1 < n and j + 1 < n:
+            assert B[i + 1, j + 1] == B[i, j]  # a function of j − i alone
+        if j - i >= k:
+            assert B[i, j] == table[-1]  # every offset of k or more: the end entry
+        if j - i <= -k:
+            assert B[i, j] == table[0]
+
+
+def test_relative_bias_with_clip_zero_is_one_number_and_sees_no_order(dog_bites_man):
+    X, weights, _ = dog_bites_man
+    assert (pa.relative_bias(4, [0.7], 0) == 0.7).all()
+    f = lambda X: pa.attention_with_positions(X, *weights, "relative", table=[0.7])[0]  # noqa: E731
+    assert max(pa.equivariance_error(f, X, p) for p in pa.all_permutations(3)) < 1e-12
+
+
+def test_relative_scheme_adds_its_bias_to_the_scores(dog_bites_man):
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    table = np.array([-1.0, 0.5, 0.0, 2.0, 0.25])
+    Y, A = pa.attention_with_positions(X, W_Q, W_K, W_V, "relative", table=table)
+    by_hand = pa.scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V,
+                                              bias=pa.relative_bias(3, table, 2))
+    np.testing.assert_array_equal(A, by_hand[1])
+    np.testing.assert_array_equal(Y, by_hand[0])
+    default = pa.attention_with_positions(X, W_Q, W_K, W_V, "relative")[1]
+    explicit = pa.attention_with_positions(X, W_Q, W_K, W_V, "relative", max_distance=4)[1]
+    np.testing.assert_array_equal(default, explicit)  # RELATIVE_CLIP is the default k
+
+
+def test_relative_scheme_cannot_see_two_words_swap_beyond_the_clip():
+    """The blind spot: a query k or more before both swapped words keeps its row of Y."""
+    rng = np.random.default_rng(5)
+    X, table = rng.normal(size=(9, 6)), rng.normal(size=5)  # k = 2
+    weights = pa.default_projections(6, 4, 4)
+    swapped = X[[0, 1, 2, 3, 4, 5, 8, 7, 6]]  # words 6 and 8 trade places
+    Y, Y_swapped = (pa.attention_with_positions(x, *weights, "relative", table=table)[0]
+                    for x in (X, swapped))
+    change = np.abs(Y_swapped - Y).max(axis=1)
+    assert (change[:5] < 1e-12).all()  # queries 0-4: offsets of +2 or more to both
+    assert change[5] > 1e-3 and change[7] > 1e-3  # within the clip, or between the two
+
+
+def test_sinusoids_at_any_positions_are_the_table_at_whole_ones():
+    from posattn.positions import _sinusoids
+
+    np.testing.assert_array_equal(_sinusoids(np.arange(7), 6), pa.sinusoidal_positions(7, 6))
+    p = np.array([[0.0, 2.0], [5.0, 1.0]])  # (2, 2): positions per row, as a remedy gives
+    E = _sinusoids(p, 6)
+    assert E.shape == (2, 2, 6)
+    np.testing.assert_allclose(E[1, 0], pa.sinusoidal_positions(6, 6)[5], atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: pa.relative_bias(3, [0.0, 1.0], 1), ValueError,
+         r"table must hold 2k \+ 1 = 3 biases for max_distance k = 1, one per offset −k … k; "
+         r"got 2"),
+        (lambda: pa.relative_bias(3, [0.0, 1.0, 2.0], -1), ValueError,
+         "max_distance must be at least 0; got -1"),
+        (lambda: pa.relative_bias(3, [[0.0, 1.0, 2.0]], 1), ValueError,
+         r"table must have shape \(2k \+ 1,\), one bias per offset −k … k; got shape \(1, 3\)"),
+        (lambda: pa.relative_bias(3, ["a", "b", "c"], 1), TypeError,
+         "table must be an array of numbers"),
+        (lambda: pa.relative_bias(3, [0.0, np.nan, 1.0], 1), ValueError,
+         "table must hold only finite numbers"),
+        (lambda: pa.relative_bias(3, [0.0, 1.0, 2.0], 1.5), TypeError,
+         "max_distance must be an integer; got float"),
+        (lambda: pa.attention_with_positions(np.ones((3, 8)), *pa.default_projections(),
+                                             "relative", table=[0.0, 1.0]), ValueError,
+         r"table must hold an odd number 2k \+ 1 of biases, for the offsets −k … k; got 2"),
+        (lambda: pa.attention_with_positions(np.ones((3, 8)), *pa.default_projections(),
+                                             "relative", max_distance=10**9), ValueError,
+         "max_distance must be small enough for the table b"),
+        (lambda: pa.attention_with_positions(np.ones((3, 8)), *pa.default_projections(),
+                                             "relative", slope=1.0), TypeError,
+         r"options for scheme 'relative' must be among \(table, max_distance\); got slope"),
+    ],
+)
+def test_relative_positions_refuse_bad_input_clearly(call, error, message):
     with pytest.raises(error, match=message):
         call()

@@ -23,6 +23,7 @@ from .positions import (
     attention_with_positions,
     causal_mask,
     learned_positions,
+    relative_bias,
     sinusoidal_positions,
     sinusoidal_shift,
 )
@@ -43,8 +44,8 @@ __all__ = [
     "causal_mask", "conv1d", "conv_kernel", "default_projections", "embed", "encoder",
     "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
     "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
-    "learned_positions", "multi_head_attention", "permutation_matrix",
-    "random_permutation", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
+    "learned_positions", "multi_head_attention", "permutation_matrix", "random_permutation",
+    "relative_bias", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
     "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
     "symmetries", "tokenize",
 ]

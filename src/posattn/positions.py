@@ -29,14 +29,21 @@ from .rope import _frequencies, _rotate
 
 SCHEMES: dict[str, Callable] = {}  # name -> scheme, in the order they are defined below
 LEARNED_ROWS = 64  # rows of the default learned table: positions 0 … 63
+RELATIVE_CLIP = 4  # the default clip distance k of "relative": offsets −4 … 4 have their own bias
 
 # ---- kernels: the equations ----------------------------------------------------------------
 
 
+def _sinusoids(p, d: int, base: float = 10000.0):
+    """E_p = [sin(p ω_0), cos(p ω_0), sin(p ω_1), …] for positions p (..., n): any real numbers."""
+    theta = p[..., None] * _frequencies(d, base)  # (..., n, 1) * (⌈d/2⌉,) -> (..., n, ⌈d/2⌉)
+    E = np.stack([np.sin(theta), np.cos(theta)], axis=-1)  # (..., n, ⌈d/2⌉, 2): sin, cos
+    return E.reshape(*np.shape(p), -1)[..., :d]  # (..., n, d)
+
+
 def _sinusoidal_positions(n: int, d: int, layout: str = "interleaved", base: float = 10000.0):
     """E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i), ω_i = base^(−2i/d); "split": sines first."""
-    theta = np.outer(np.arange(n), _frequencies(d, base))  # (n,) outer (⌈d/2⌉,) -> (n, ⌈d/2⌉)
-    E = np.stack([np.sin(theta), np.cos(theta)], axis=2).reshape(n, -1)[:, :d]  # sin, cos, …
+    E = _sinusoids(np.arange(n), d, base)  # (n, d): positions 0 … n − 1
     if layout == "split":
         E = np.concatenate([E[:, 0::2], E[:, 1::2]], axis=1)  # sin, sin, …, cos, cos, …
     return E  # (n, d)
@@ -60,6 +67,18 @@ def _alibi_bias(n: int, m):
     """B[i, j] = −m·|i − j|."""
     i = np.arange(n)
     return -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
+
+
+def _relative_table(max_distance: int, seed: int = 0):
+    """A fixed random bias per clipped offset −k … k, (2k + 1,): normal, standard deviation 1."""
+    return np.random.default_rng([seed, 7]).normal(0.0, 1.0, 2 * max_distance + 1)
+
+
+def _relative_bias(n: int, table, max_distance: int):
+    """B[i, j] = b[clip(j − i, −k, k) + k], k = max_distance: one number per offset, clipped."""
+    i = np.arange(n)
+    offset = np.clip(i[None, :] - i[:, None], -max_distance, max_distance)  # (n, n): j − i
+    return table[..., offset + max_distance]  # (..., 2k + 1) -> (..., n, n): b looked up
 
 
 def _causal_mask(n: int):
@@ -125,6 +144,24 @@ def _causal(X, W_Q, W_K, W_V):
     """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
     Q, K, V = _project(X, W_Q, W_K, W_V)
     return Q, K, V, _causal_mask(Q.shape[-2]), None
+
+
+@_scheme("relative")
+def _relative(X, W_Q, W_K, W_V, table=None, max_distance=None):
+    """S_ij + b[clip(j − i, −k, k)]: a learned number per offset j − i, clipped at ±k.
+
+    In the spirit of Shaw et al. 2018 (who learn a vector per clipped offset, on the keys'
+    and the values' side) and of T5 (Raffel et al. 2020: a number per bucket of offsets, on
+    the scores). ``table`` b holds 2k + 1 numbers, for the offsets −k … k (default: a fixed
+    random one, standing in for a trained one); ``max_distance`` is k (default: from the
+    table's length, else RELATIVE_CLIP). Every offset of +k or more gets the end entry b[2k],
+    every offset of −k or less b[0]: the blind spot. No buckets here: one entry per offset.
+    """
+    Q, K, V = _project(X, W_Q, W_K, W_V)
+    k = max_distance if max_distance is not None else (
+        RELATIVE_CLIP if table is None else (np.shape(table)[-1] - 1) // 2)
+    b = _relative_table(k) if table is None else table  # (2k + 1,)
+    return Q, K, V, None, _relative_bias(Q.shape[-2], b, k)
 
 
 def _with_positions(X, W_Q, W_K, W_V, scheme=None, **options):
@@ -210,6 +247,44 @@ def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
         return finite_result("slope", f"B = −m·|i − j| with n = {n}", _alibi_bias(n, m))
 
 
+def _check_relative(table, max_distance) -> tuple:
+    """A table of 2k + 1 finite numbers and its clip distance k (given, or read off its length)."""
+    if max_distance is not None:
+        max_distance = check_int("max_distance", max_distance, minimum=0)
+        check_size("max_distance", max_distance, 2 * max_distance + 1, "the table b (2k + 1,)")
+    if table is None:
+        return None, max_distance
+    table = as_matrix("table", table, ("2k + 1",), ", one bias per offset −k … k")
+    size = np.shape(table)[0]
+    if max_distance is None and size % 2 == 0:
+        raise ValueError(f"table must hold an odd number 2k + 1 of biases, for the offsets −k … k; "
+                         f"got {size}. Add or drop one entry.")
+    if max_distance is not None and size != 2 * max_distance + 1:
+        raise ValueError(f"table must hold 2k + 1 = {2 * max_distance + 1} biases for "
+                         f"max_distance k = {max_distance}, one per offset −k … k; got {size}.")
+    return table, (size - 1) // 2 if max_distance is None else max_distance
+
+
+def relative_bias(n: int, table, max_distance: int) -> np.ndarray:
+    """The relative scheme's score bias B[i, j] = b[clip(j − i, −k, k) + k], shape (n, n).
+
+    ``table`` b holds 2k + 1 numbers, for the offsets j − i = −k … k (k = ``max_distance``).
+    B depends on j − i only (it is constant along each diagonal), and every offset of +k or
+    more gets the end entry b[2k] (−k or less: b[0]): such offsets look alike.
+
+    >>> relative_bias(4, [-1.0, 0.0, 1.0], 1).tolist()
+    [[0.0, 1.0, 1.0, 1.0], [-1.0, 0.0, 1.0, 1.0], [-1.0, -1.0, 0.0, 1.0], [-1.0, -1.0, -1.0, 0.0]]
+    """
+    n = check_int("n", n)
+    if max_distance is None or table is None:
+        missing = "max_distance" if max_distance is None else "table"
+        raise TypeError(f"{missing} must be given: table holds the 2k + 1 biases b and "
+                        f"max_distance is k; got {missing}=None.")
+    check_size("n", n, n * n, "B (n, n)")
+    table, max_distance = _check_relative(table, max_distance)
+    return _relative_bias(n, table, max_distance)
+
+
 def causal_mask(n: int) -> np.ndarray:
     """The (n, n) boolean mask, True where j ≤ i: token i sees itself and earlier tokens only.
 
@@ -245,6 +320,10 @@ def _check_options(scheme, options: dict, n: int, d: int, d_k: int) -> dict:
             checked["table"] = as_matrix("table", table, ("max_len", d), f" to match X's {d} "
                                          "features")
         _check_length(n, LEARNED_ROWS if table is None else np.shape(checked["table"])[0])
+    if scheme == "relative":
+        table, k = _check_relative(options.get("table"), options.get("max_distance"))
+        checked.update({"table": table} if "table" in options else {})
+        checked.update({"max_distance": k} if "max_distance" in options else {})
     if scheme == "rope":
         check_even("W_Q", d_k, " (q and k are turned pair by pair)")
     return checked
@@ -255,7 +334,8 @@ def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
     """Self-attention with position put back by one scheme from :data:`SCHEMES`.
 
     ``scheme=None`` is exactly :func:`self_attention`; ``options`` go to the scheme
-    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes). X is (n, d), or
+    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes, ``table=`` and
+    ``max_distance=`` for "relative"). X is (n, d), or
     (B, n, d) for B sequences of length n: each gets the same positions 0 … n − 1.
 
     >>> X, (W_Q, W_K, W_V) = np.eye(3, 8), [np.eye(8, 4)] * 3
