@@ -47,7 +47,7 @@ SEEDS = range(10)  # every result in notebook 09 is over these seeds
 READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
-PROBE_LEN, PROBE_STEPS = 16, 300  # position_probe: rows of 16 random words after a start token
+PROBE_LEN, PROBE_STEPS = 16, 200  # position_probe: rows of 16 random words after a start token
 START = len(NOUNS)  # the start token's id, after the nouns' ids: it opens every probe row
 
 
