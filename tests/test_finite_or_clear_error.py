@@ -102,6 +102,8 @@ CALLS = {
     "embed": lambda c: pa.embed(["dog", "bites"], d=c.k),
     "default_projections": lambda c: pa.default_projections(c.k, c.k, c.k),
     "causal_mask": lambda c: pa.causal_mask(c.k),
+    "relative_bias": lambda c: pa.relative_bias(c.k, c.p, c.k),
+    "relative_bias, table": lambda c: pa.relative_bias(c.n, c.table, c.k),
     "equivariance_error": lambda c: pa.equivariance_error(lambda X: -X[::-1], c.X, _reversal(c)),
     "invariance_error": lambda c: pa.invariance_error(lambda X: -X[0], c.X, _reversal(c)),
     "shift_error": lambda c: pa.shift_error(lambda X: X * c.x, c.X, k=1, margin=0),
