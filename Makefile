@@ -4,12 +4,13 @@
 #               (make test-offline: the same with no network, to show it needs none once set up)
 # and for teachers:
 #   make slides   an offline reveal.js deck per notebook in build/slides/
+#   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
-# Network: `make setup` (PyPI), and the FIRST `make slides` or `make present` (the npm registry,
-# for reveal.js, MathJax and the widget renderer); everything else runs offline.
+# Network: `make setup` (PyPI), and the FIRST `make slides`, `make present` or `make book` (the
+# npm registry, for reveal.js, MathJax and the widget renderer); everything else runs offline.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -17,7 +18,7 @@ STAMP  := $(VENV)/.installed
 # the oldest setuptools pyproject.toml allows: tests/test_packaging.py builds with it, offline
 SETUPTOOLS_FLOOR := $(shell sed -n 's/^requires = \["setuptools>=\([0-9.]*\)"\].*/\1/p' pyproject.toml)
 
-.PHONY: lab test test-offline lint setup slides present notebooks clean
+.PHONY: lab test test-offline lint setup slides book present notebooks clean
 
 # A virtual environment in the project, re-installed only when the requirements change.
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
@@ -64,6 +65,12 @@ notebooks: $(STAMP)
 # Offline decks in build/slides/ (tools/build_slides.py).
 slides: $(STAMP)
 	$(BIN)/python -m tools.build_slides
+
+# The series as a static website in build/book/ (tools/build_book.py): the committed notebooks
+# with their stored outputs, nothing executed. The first build fetches MathJax and the widget
+# renderer from the npm registry (as `make slides` does); later builds need no network.
+book: $(STAMP)
+	$(BIN)/python -m tools.build_book
 
 # Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 NB ?=
