@@ -7,6 +7,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from tests.launchers import (
     alive,
     command_lines,
@@ -39,45 +41,46 @@ def lab_env(tmp_path) -> dict[str, str]:
     return env
 
 
-def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(tmp_path):
-    process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
-                                 env=lab_env(tmp_path))
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """`make lab` with PORT=18931, for the tests that only ask it things: (process, URL, token,
+    its log)."""
+    folder = tmp_path_factory.mktemp("lab")
+    env = {**lab_env(folder), "PORT": "18931"}
+    process, url, token = launch("tools.servers", log=folder / "lab.log", env=env)
     try:
-        assert len(token) >= 32  # never empty, never guessable
-        status, body = request(url, f"/api/contents?token={token}")
-        assert status == 200
-        assert "00_start_here.ipynb" in {item["name"] for item in json.loads(body)["content"]}
-        assert request(url, "/api/contents")[0] == 403  # no token, no access
-        assert request(url, "/api/kernels", method="POST", token=token)[0] == 201  # a kernel too
-        lines = command_lines(process.pid)
-        assert any("tools.servers" in line for line in lines)  # the launcher, which serves
-        assert any("ipykernel" in line for line in lines)
-        assert [line for line in lines if token in line] == []
+        yield process, url, token, folder / "lab.log"
     finally:
         stop(process)
 
 
-def test_lab_refuses_a_foreign_host_header_on_every_path(tmp_path):
-    process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
-                                 env=lab_env(tmp_path))
-    try:
-        assert request(url, f"/api/status?token={token}")[0] == 200
-        for path in (f"/api/status?token={token}", "/voila/static/voila.js",
-                     "/static/favicons/favicon.ico", "/lab"):
-            assert request(url, path, host="evil.example")[0] == 403, path
-    finally:
-        stop(process)
+def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(lab):
+    process, url, token, _ = lab
+    assert len(token) >= 32  # never empty, never guessable
+    assert url == "http://127.0.0.1:18931" or listening("http://127.0.0.1:18931")  # PORT, if free
+    status, body = request(url, f"/api/contents?token={token}")
+    assert status == 200
+    assert "00_start_here.ipynb" in {item["name"] for item in json.loads(body)["content"]}
+    assert request(url, "/api/contents")[0] == 403  # no token, no access
+    assert request(url, "/api/kernels", method="POST", token=token)[0] == 201  # a kernel too
+    lines = command_lines(process.pid)
+    assert any("tools.servers" in line for line in lines)  # the launcher, which serves
+    assert any("ipykernel" in line for line in lines)
+    assert [line for line in lines if token in line] == []
 
 
-def test_bad_paths_are_refused_without_a_500_or_a_traceback(tmp_path):
-    log = tmp_path / "lab.log"
-    process, url, _ = launch("tools.servers", log=log, env=lab_env(tmp_path))
-    try:
-        answered = {path: request(url, path)[0] for path in BAD_PATHS}
-        assert {p: status for p, status in answered.items() if status not in {302, 403, 404}} \
-            == {}
-    finally:
-        stop(process)
+def test_lab_refuses_a_foreign_host_header_on_every_path(lab):
+    _, url, token, _ = lab
+    assert request(url, f"/api/status?token={token}")[0] == 200
+    for path in (f"/api/status?token={token}", "/voila/static/voila.js",
+                 "/static/favicons/favicon.ico", "/lab"):
+        assert request(url, path, host="evil.example")[0] == 403, path
+
+
+def test_bad_paths_are_refused_without_a_500_or_a_traceback(lab):
+    _, url, _, log = lab
+    answered = {path: request(url, path)[0] for path in BAD_PATHS}
+    assert {p: status for p, status in answered.items() if status not in {302, 403, 404}} == {}
     assert "Traceback" not in log.read_text()
 
 
@@ -100,16 +103,6 @@ def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path
     finally:
         for process in launched:
             stop(process)
-
-
-def test_a_port_given_in_PORT_is_the_one_printed_and_served(tmp_path):
-    env = {**lab_env(tmp_path), "PORT": "18931"}
-    process, url, token = launch("tools.servers", log=tmp_path / "lab.log", env=env)
-    try:
-        moved = url != "http://127.0.0.1:18931"  # only if another program holds 18931
-        assert moved or request(url, f"/api/status?token={token}")[0] == 200
-    finally:
-        stop(process)
 
 
 def with_a_kernel(tmp_path, ignoring=()):
