@@ -46,18 +46,19 @@ def start_present(folder):
 
 @pytest.fixture(scope="module")
 def present(tmp_path_factory):
-    """`make present`, shared by the tests that only ask it things: (process, base URL, token)."""
+    """`make present`, shared by this module's tests (the last one stops it): (process, base
+    URL, token, its folder)."""
     folder = tmp_path_factory.mktemp("present")
     process, url, token = start_present(folder)
     try:
-        yield process, url, token
+        yield process, url, token, folder
     finally:
         stop(process)
     assert "Traceback" not in (folder / "voila.log").read_text()  # no 500s, no failed error page
 
 
 def test_present_keeps_its_token_off_every_command_line(present):
-    process, url, token = present
+    process, url, token, _ = present
     status, page = request(url, f"/?token={token}", limit=500)  # the page's kernel has started
     assert status == 200 and b"<html" in page.lower()
     lines = command_lines(process.pid)
@@ -68,7 +69,7 @@ def test_present_keeps_its_token_off_every_command_line(present):
 
 @pytest.mark.parametrize("path", OUTSIDE_THE_ASSETS)
 def test_present_serves_no_repository_file(present, path):
-    _, url, token = present
+    _, url, token, _ = present
     status, body = request(url, path, token=token)  # not even to the presenter
     assert status in {403, 404}, f"{path} answered {status}: {body[:80]!r}"
     assert request(url, path)[0] in {302, 403, 404}, path  # 302: to the login page
@@ -76,28 +77,25 @@ def test_present_serves_no_repository_file(present, path):
 
 
 def test_present_serves_the_vendored_assets(present):
-    _, url, _ = present
+    _, url, _, _ = present
     status, body = request(url, ASSET)
     assert status == 200 and b".reveal" in body
 
 
 def test_present_refuses_a_foreign_host_header(present):
-    _, url, token = present
+    _, url, token, _ = present
     for path in (f"/?token={token}", ASSET):
         assert request(url, path, host="evil.example")[0] == 403, path
         assert request(url, path, host="evil.example:8866")[0] == 403, path
 
 
-def test_SIGTERM_after_a_page_stops_the_kernels_and_leaves_no_connection_file(tmp_path):
-    process, url, token = start_present(tmp_path)
-    try:
-        status, page = request(url, f"/?token={token}")  # the whole deck: every cell has run
-        assert status == 200 and b"pp-shuffle" in page
-        pids = descendants(process.pid)
-        assert len(pids) >= 2 and list((tmp_path / "tmp").glob("voila_*/kernel-*.json"))
-        process.send_signal(signal.SIGTERM)
-        process.wait(30)
-        assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
-        assert list((tmp_path / "tmp").iterdir()) == []  # no voila_*/kernel-*.json
-    finally:
-        stop(process)
+def test_SIGTERM_after_a_page_stops_the_kernels_and_leaves_no_connection_file(present):
+    process, url, token, folder = present  # the module's last test: it stops the server
+    status, page = request(url, f"/?token={token}")  # the whole deck: every cell has run
+    assert status == 200 and b"pp-shuffle" in page
+    pids = descendants(process.pid)
+    assert len(pids) >= 2 and list((folder / "tmp").glob("voila_*/kernel-*.json"))
+    process.send_signal(signal.SIGTERM)
+    process.wait(30)
+    assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
+    assert list((folder / "tmp").iterdir()) == []  # no voila_*/kernel-*.json
