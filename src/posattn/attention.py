@@ -28,20 +28,27 @@ from ._checks import (
 
 def _softmax(S, axis: int = -1):
     """softmax(s)_j = exp(s_j − max s) / Σ_l exp(s_l − max s), along ``axis``."""
-    # subtract the max: softmax is shift-invariant, and exp no longer overflows
-    E = np.exp(S - S.max(axis=axis, keepdims=True))
-    return E / E.sum(axis=axis, keepdims=True)
+    # subtract the max: softmax is shift-invariant, and exp no longer overflows. Each step
+    # rebinds S, so the scores it replaces are freed: two n×n arrays at a time, not three
+    S = S - S.max(axis=axis, keepdims=True)
+    S = np.exp(S)
+    return S / S.sum(axis=axis, keepdims=True)
 
 
-def _attention(Q, K, V, mask=None, bias=None):
-    """A = softmax(Q Kᵀ/√d_k + B) row by row, with S_ij = −inf where the mask is False; Y = A V."""
+def _scores(Q, K, mask=None, bias=None):
+    """S = Q Kᵀ/√d_k + B, with S_ij = −inf where the mask is False."""
     # (..., n, d_k) @ (..., d_k, m) -> (..., n, m), each score divided by √d_k
     S = Q @ K.swapaxes(-1, -2) * (1.0 / math.sqrt(Q.shape[-1]))
     if bias is not None:
         S = S + bias  # (..., n, m) + (n, m): the same B for every sequence
     if mask is not None:
         S = S + np.where(mask, 0.0, -np.inf)  # exp(−inf) = 0: a masked key gets weight 0
-    A = _softmax(S)  # (..., n, m): each row sums to 1
+    return S
+
+
+def _attention(Q, K, V, mask=None, bias=None):
+    """A = softmax(Q Kᵀ/√d_k + B) row by row; Y = A V."""
+    A = _softmax(_scores(Q, K, mask, bias))  # (..., n, m): each row sums to 1
     return A @ V, A  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
 
 
