@@ -46,8 +46,10 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
 
+# pytest, as three runs side by side (tools/run_tests.py): most of the suite waits on kernels,
+# servers and Chromium.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m tools.run_tests
 
 # make test with no network at all, once set up (the slide assets fetched first): in a network
 # namespace that holds only loopback (Linux: unshare, and user namespaces for a non-root user).
