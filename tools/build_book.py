@@ -28,6 +28,8 @@ import nbformat
 from nbformat import NotebookNode
 
 from tools import build_slides
+from tools.deck import alt_text  # the same alt text as the decks'
+from tools.deck import kind as slide_type
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = Path(__file__).resolve().parent / "book"
@@ -51,10 +53,6 @@ class Book:
     warnings: list[str]
 
 
-def slide_type(cell: NotebookNode) -> str:
-    return cell.metadata.get("slideshow", {}).get("slide_type", "-")
-
-
 def markdown(source: str, slide: str = "-") -> NotebookNode:
     cell = nbformat.v4.new_markdown_cell(source)
     cell.metadata["slideshow"] = {"slide_type": slide}
@@ -67,12 +65,6 @@ def presenter_notes(source: str) -> str:
     body = NOTE_LABEL.sub("", body.strip(), count=1)
     return (f'<details class="presenter-notes">\n<summary>Presenter notes</summary>\n\n{body}\n\n'
             "</details>")
-
-
-def alt_text(description: str) -> str:
-    """A "*Figure:* …" cell as plain text for an image's alt attribute."""
-    text = re.sub(r"^\*Figure[^:]*:\*?\s*", "", description.strip())  # *Figure:* or *Figure: …*
-    return " ".join(re.sub(r"[*`$]", "", text).split())
 
 
 def has_output(cell: NotebookNode, mime: str) -> bool:

@@ -25,7 +25,7 @@ NOTES, CODE, EXERCISE = "deck-notes", "deck-code", "exercise"
 STARTS = {"slide", "subslide"}
 HEADING = re.compile(r"\A((?:#{1,6} [^\n]*\n*)+)")
 NAVIGATION = re.compile(r"\A(\s*\[[^\]]+\]\([^)]+\.ipynb\)\s*·?\s*)+\Z")
-FIGURE = re.compile(r"\A\s*\*Figure[^*]*\*\s*")
+FIGURE = re.compile(r"\A\s*\*Figure[^:]*:\*?\s*")  # *Figure:*, *Figure (live):*, *Figure: …*
 SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z(\"'*$`]|\s*\Z)", re.S)
 
 
@@ -45,7 +45,12 @@ def with_kind(cell: NotebookNode, slide_type: str) -> NotebookNode:
 def plain(markdown: str) -> str:
     """Markdown reduced to the words a screen reader should say (alt text)."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)  # [words](link) -> words
-    return " ".join(re.sub(r"[*_`]", "", text).split())
+    return " ".join(re.sub(r"[*`$]", "", text).split())
+
+
+def alt_text(caption: str) -> str:
+    """A "*Figure:* …" cell as plain text for an image's alt attribute (decks and book)."""
+    return plain(FIGURE.sub("", caption))
 
 
 def takeaway(description: str) -> str:
@@ -77,7 +82,7 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
                 description = FIGURE.sub("", source)
                 if last_image is not None:
                     last_image.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = (
-                        plain(description))
+                        alt_text(source))
                 cell.source = f"*{takeaway(description).strip('*')}*"
                 cell.metadata.setdefault("tags", []).append("figure-takeaway")
                 cells.append(cell)  # the whole description is the presenter's to read out
