@@ -8,6 +8,7 @@ import pytest
 from autograd import grad
 
 import posattn as pa
+from posattn import experiments as ex
 
 SCHEMES = [None, *pa.SCHEMES]
 
@@ -69,3 +70,45 @@ def test_traced_and_plain_calls_give_the_same_numbers(rng):
         grad(loss)(X)
         np.testing.assert_allclose(captured["A"], pa.attention_with_positions(X, *W, scheme)[1],
                                    rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_softmax_has_its_own_gradient_and_it_matches_finite_differences(axis, rng):
+    S = rng.standard_normal((4, 5)) * 3
+    S[1, 2] = -np.inf  # a masked entry: weight 0, gradient 0, never NaN
+    R = rng.standard_normal((4, 5))
+
+    def loss(S):
+        return np.sum(pa.softmax(S, axis=axis) * R)
+
+    u = rng.standard_normal(S.shape)
+    u[1, 2] = 0.0  # −inf stays −inf
+    g = grad(loss)(S)
+    assert np.isfinite(g).all() and g[1, 2] == 0.0
+    eps = 1e-6
+    numeric = (loss(S + eps * u) - loss(S - eps * u)) / (2 * eps)
+    assert float(np.sum(g * u)) == pytest.approx(numeric, rel=1e-6, abs=1e-8)
+
+
+def test_the_log_sum_exp_of_huge_logits_has_softmax_for_its_gradient(rng):
+    z = np.array([[1000.0, 999.0, -1000.0], [0.0, 0.0, 0.0]])  # exp(1000) overflows
+    total = ex._log_sum_exp(z)
+    np.testing.assert_allclose(total, [1000 + np.log(1 + np.exp(-1.0)), np.log(3.0)])
+    g = grad(lambda z: np.sum(ex._log_sum_exp(z) * np.array([1.0, 2.0])))(z)
+    np.testing.assert_allclose(g, [[1 / (1 + np.exp(-1.0)), 1 / (1 + np.exp(1.0)), 0.0],
+                                   [2 / 3, 2 / 3, 2 / 3]], atol=1e-15)
+
+
+@pytest.mark.parametrize(("scheme", "readout"), [(None, "rows"), ("causal", "rows"),
+                                                 ("rope", "mean"), ("alibi", "last")])
+def test_the_training_loss_gradient_matches_finite_differences(scheme, readout, rng):
+    vocab, classes, n = 6, 4, 5
+    params = {k: np.stack([v, v * 0.9]) for k, v in  # two seeds side by side
+              ex._init(np.random.default_rng(1), vocab, classes, n, scheme).items()}
+    ids = rng.integers(0, vocab, (2, 3, n))
+    labels = rng.integers(0, classes, (2, 3, n - 1) if readout == "rows" else (2, 3))
+    for name in ("embed", "W_Q", "W_K", "W_V", "W_out", "b"):
+        def loss(M, name=name):
+            return ex._total_loss({**params, name: M}, ids, labels, scheme, readout)
+
+        assert abs(_directional_check(loss, params[name], rng)) > 1e-9, name

@@ -35,6 +35,14 @@ def _softmax(S, axis: int = -1):
     return S / S.sum(axis=axis, keepdims=True)
 
 
+def _softmax_gradient(A, S, axis: int = -1):
+    """∂L/∂S = A ⊙ (G − Σ_l G_l A_l) along ``axis``, for G = ∂L/∂A: softmax's Jacobian, applied.
+
+    ``experiments`` (which trains, and imports autograd) gives _softmax this gradient, so
+    that autograd need not trace the max and the exp inside it."""
+    return lambda G: A * (G - (G * A).sum(axis=axis, keepdims=True))
+
+
 def _scores(Q, K, mask=None, bias=None):
     """S = Q Kᵀ/√d_k + B, with S_ij = −inf where the mask is False."""
     # (..., n, d_k) @ (..., d_k, m) -> (..., n, m), each score divided by √d_k

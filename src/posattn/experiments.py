@@ -21,6 +21,7 @@ import math
 import autograd.numpy as anp
 import numpy as np
 from autograd import value_and_grad
+from autograd.extend import defvjp, primitive
 
 from ._checks import (
     as_matrix,
@@ -32,6 +33,7 @@ from ._checks import (
     quiet_overflow,
     real_array,
 )
+from . import attention
 from .attention import _attention, _project
 from .positions import RELATIVE_CLIP, _check_scheme, _sinusoids, _with_positions
 from .rope import _rotate
@@ -49,6 +51,11 @@ MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the t
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
 PROBE_LEN, PROBE_STEPS = 16, 200  # position_probe: rows of 16 random words after a start token
 START = len(NOUNS)  # the start token's id, after the nouns' ids: it opens every probe row
+
+if not getattr(attention._softmax, "_is_autograd_primitive", False):  # once, even on a reload
+    # the trained models' softmax takes its own gradient; autograd traces everything else
+    attention._softmax = primitive(attention._softmax)
+    defvjp(attention._softmax, attention._softmax_gradient)
 
 
 # ---- kernels: the task, the model and its training --------------------------------------
@@ -124,13 +131,23 @@ def _losses(params: dict, ids, labels, scheme, readout: str = "mean", positions=
     """Each seed's mean cross-entropy −log softmax(logits)[label], (S,); labels (S, B), or
     (S, B, n − 1) for readout "rows" (one label per row read)."""
     z = _logits(params, ids, scheme, readout, positions)  # (S, B, classes) or (S, B, n − 1, …)
-    top = anp.max(z, axis=-1, keepdims=True)  # log Σ exp(z) = top + log Σ exp(z − top)
-    log_sum = top[..., 0] + anp.log(anp.sum(anp.exp(z - top), axis=-1))  # (S, B) or (S, B, n − 1)
+    log_sum = _log_sum_exp(z)  # (S, B) or (S, B, n − 1)
     if readout == "rows":  # z[label] picked by a one-hot mask: (S, B, n − 1)
         picked = anp.sum(z * (labels[..., None] == np.arange(z.shape[-1])), axis=-1)
         return anp.mean(log_sum - picked, axis=(1, 2))
     S, B = labels.shape
     return anp.mean(log_sum - z[np.arange(S)[:, None], np.arange(B), labels], axis=1)
+
+
+@primitive
+def _log_sum_exp(z):
+    """log Σ_c exp(z_c) over the last axis, as top + log Σ_c exp(z_c − top): no overflow."""
+    top = np.max(z, axis=-1, keepdims=True)
+    return top[..., 0] + np.log(np.sum(np.exp(z - top), axis=-1))
+
+
+# its gradient is softmax(z), taken directly: the max it subtracts has none to trace
+defvjp(_log_sum_exp, lambda total, z: lambda g: g[..., None] * np.exp(z - total[..., None]))
 
 
 def _total_loss(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
