@@ -23,6 +23,7 @@ import numpy as np
 from autograd import value_and_grad
 from autograd.extend import defvjp, primitive
 
+from . import attention
 from ._checks import (
     as_matrix,
     check_choice,
@@ -33,7 +34,6 @@ from ._checks import (
     quiet_overflow,
     real_array,
 )
-from . import attention
 from .attention import _attention, _project
 from .positions import RELATIVE_CLIP, _check_scheme, _sinusoids, _with_positions
 from .rope import _rotate
