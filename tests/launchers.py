@@ -139,3 +139,13 @@ def stop(process: subprocess.Popen) -> None:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def server_failures(log: str) -> list[str]:
+    """The records of a server log that show the server failing: a 5xx answer, or a traceback
+    the server printed. A kernel's own shutdown noise does not count: ipykernel prints a ZMQError
+    when it is stopped mid-execute (Voilà stops a page's kernel when the page is closed early)."""
+    records = re.split(r"\n(?=\[|\d{3} )", log)  # one record: a line "[App] …" or "404 GET …", and
+    return [record for record in records     # the traceback lines below it
+            if re.match(r"5\d\d ", record)
+            or ("Traceback" in record and not record.startswith("[IPKernelApp]"))]

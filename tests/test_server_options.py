@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.launchers import server_failures
 from tools import servers
 
 
@@ -31,3 +32,15 @@ def test_every_server_binds_127_0_0_1_only_and_leaves_voila_out_of_the_lab():
     lab = servers.options("lab", 8888)
     assert "voila.server_extension=False" in lab
     assert "--ServerApp.allow_remote_access=False" in lab
+
+
+def test_a_server_log_counts_500s_and_server_tracebacks_but_not_a_kernels_shutdown_noise():
+    kernel = ("[PresentVoila] Kernel shutdown: 100f\n[IPKernelApp] ERROR | Exception in message "
+              "handler:\nTraceback (most recent call last):\n  File \"kernelbase.py\"\n"
+              "zmq.error.ZMQError: Socket operation on non-socket\n")
+    served = "404 GET /voila/files/Makefile (127.0.0.1) 0.24ms\n"
+    crash = ("[PresentVoila] ERROR | Uncaught exception GET /\nTraceback (most recent call last):\n"
+             "  File \"web.py\"\nKeyError: 'x'\n")
+    assert server_failures(kernel + served) == []
+    assert server_failures(served + crash + kernel) == [crash.rstrip("\n")]
+    assert server_failures("500 GET / (127.0.0.1) 3ms\n" + served) == ["500 GET / (127.0.0.1) 3ms"]
