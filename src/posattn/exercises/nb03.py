@@ -116,11 +116,6 @@ def check_query_of_man(q_man):
                  "from its embedding row; which row of X_mbd is 'man'?")
 
 
-def _softmax_rows(S, axis=-1):
-    e = np.exp(S - S.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
 def _near(got, expected) -> bool:
     """Equal to float32 precision, relative to the size of the expected array."""
     return close(got, expected, atol=1e-5 * max(1.0, float(np.abs(expected).max())))
@@ -137,24 +132,24 @@ def _mistaken_A(A, X, W_Q, W_K):
     S = Q @ K.T / np.sqrt(d_k)  # (n, n): the right scores
     E, F = np.exp(S), np.exp(S - S.max(axis=1, keepdims=True))  # (n, n): plain and shifted
     mistakes = [
-        (_softmax_rows(S.T), "your scores are K Qᵀ: row i compares key i with every query. "
+        (softmax(S.T), "your scores are K Qᵀ: row i compares key i with every query. "
          "Row i must hold query i's scores against every key."),
-        (_softmax_rows(S).T, "your A is transposed (rows and columns swapped): row i must hold "
+        (softmax(S).T, "your A is transposed (rows and columns swapped): row i must hold "
          "query i's weights over the keys."),
-        (_softmax_rows(S, axis=0), "softmax ran over the wrong axis: the columns of your A sum "
+        (softmax(S, axis=0), "softmax ran over the wrong axis: the columns of your A sum "
          "to 1, but each query's row of weights should."),
-        (_softmax_rows(S * np.sqrt(d_k)), "the scores are not scaled: you left out the 1/√d_k."),
-        (_softmax_rows(S / np.sqrt(d_k)), "you divided the scores by d_k; the scale is its "
+        (softmax(S * np.sqrt(d_k)), "the scores are not scaled: you left out the 1/√d_k."),
+        (softmax(S / np.sqrt(d_k)), "you divided the scores by d_k; the scale is its "
          "square root."),
         (E / E.sum(axis=1), _ROW_SUMS),
         (F / F.sum(axis=1), _ROW_SUMS),
-        (_softmax_rows(Q @ Q.T / np.sqrt(d_k)), "your keys are X W_Q, the queries: keys come "
+        (softmax(Q @ Q.T / np.sqrt(d_k)), "your keys are X W_Q, the queries: keys come "
          "from W_K."),
-        (_softmax_rows(K @ K.T / np.sqrt(d_k)), "your queries are X W_K, the keys: queries come "
+        (softmax(K @ K.T / np.sqrt(d_k)), "your queries are X W_K, the keys: queries come "
          "from W_Q."),
     ]
     if d != d_k:
-        mistakes.append((_softmax_rows(S * np.sqrt(d_k / d)), f"you scaled by √d, with d = {d} "
+        mistakes.append((softmax(S * np.sqrt(d_k / d)), f"you scaled by √d, with d = {d} "
                          "the width of X; the scale uses d_k, the length of a query."))
     return next((hint for wrong, hint in mistakes if _near(A, wrong)), None)
 
