@@ -1,6 +1,7 @@
-"""autograd differentiates the package's own attention: gradients agree with finite differences.
+"""Gradients of the package's own attention agree with finite differences, and the trained
+models' backward pass, written out in ``experiments``, is autograd's gradient of their forward.
 
-The trained model of notebook 09 calls these very functions, so there is one definition of the math.
+The trained models of notebooks 09 and 10 call the attention kernels tested here.
 """
 
 import numpy as np
@@ -89,7 +90,7 @@ def test_softmax_has_its_own_gradient_and_it_matches_finite_differences(axis, rn
     _directional_check(loss, S, rng, u=u)
 
 
-def test_the_log_sum_exp_of_huge_logits_has_softmax_for_its_gradient(rng):
+def test_the_log_sum_exp_of_huge_logits_is_finite_and_has_softmax_for_its_gradient(rng):
     z = np.array([[1000.0, 999.0, -1000.0], [0.0, 0.0, 0.0]])  # exp(1000) overflows
     total = ex._log_sum_exp(z)
     np.testing.assert_allclose(total, [1000 + np.log(1 + np.exp(-1.0)), np.log(3.0)])
@@ -98,16 +99,54 @@ def test_the_log_sum_exp_of_huge_logits_has_softmax_for_its_gradient(rng):
                                    [2 / 3, 2 / 3, 2 / 3]], atol=1e-15)
 
 
-@pytest.mark.parametrize(("scheme", "readout"), [(None, "rows"), ("causal", "rows"),
-                                                 ("rope", "mean"), ("alibi", "last")])
-def test_the_training_loss_gradient_matches_finite_differences(scheme, readout, rng):
-    vocab, classes, n = 6, 4, 5
-    params = {k: np.stack([v, v * 0.9]) for k, v in  # two seeds side by side
-              ex._init(np.random.default_rng(1), vocab, classes, n, scheme).items()}
-    ids = rng.integers(0, vocab, (2, 3, n))
-    labels = rng.integers(0, classes, (2, 3, n - 1) if readout == "rows" else (2, 3))
-    for name in ("embed", "W_Q", "W_K", "W_V", "W_out", "b"):
-        def loss(M, name=name):
-            return ex._total_loss({**params, name: M}, ids, labels, scheme, readout)
+# ---- the trained models' backward pass, written out, against autograd and finite differences ---
 
-        assert abs(_directional_check(loss, params[name], rng)) > 1e-9, name
+VOCAB, CLASSES, N = 6, 4, 5
+POSITIONS = {"learned": np.array([[[0, 2, 3, 5, 6], [1, 2, 4, 6, 7], [0, 1, 2, 3, 4]]] * 2),
+             "sinusoidal": np.array([[[0.0, 2, 3, 5, 6], [1, 2, 4, 6, 7], [0, 1, 2, 3, 4]]] * 2),
+             "rope": np.arange(N) * 0.5}  # (S, B, n) for a table or sinusoids; (n,) for RoPE
+CASES = ([(scheme, readout, None) for scheme in SCHEMES for readout in ("mean", "last", "rows")]
+         + [(scheme, "mean", positions) for scheme, positions in POSITIONS.items()])
+
+
+def _two_seeds(scheme, readout, rng):
+    """Weights of two seeds side by side (not copies), three rows of N words each, and labels."""
+    params = {k: np.stack([v, v * 0.9 + 0.05]) for k, v in
+              ex._init(np.random.default_rng(1), VOCAB, CLASSES, 8, scheme).items()}
+    params["b"] = rng.standard_normal(params["b"].shape)  # b starts at 0: make its term count
+    ids = rng.integers(0, VOCAB, (2, 3, N))
+    labels = rng.integers(0, CLASSES, (2, 3, N - 1) if readout == "rows" else (2, 3))
+    return params, ids, labels
+
+
+@pytest.mark.parametrize(("scheme", "readout", "positions"), CASES,
+                         ids=lambda v: "given" if isinstance(v, np.ndarray) else str(v))
+def test_the_written_out_backward_pass_matches_finite_differences_for_every_weight(
+        scheme, readout, positions, rng):
+    params, ids, labels = _two_seeds(scheme, readout, rng)
+    losses, grads = ex._gradients(params, ids, labels, scheme, readout, positions)
+    np.testing.assert_allclose(losses, ex._losses(params, ids, labels, scheme, readout, positions),
+                               rtol=1e-13)
+    assert sorted(grads) == sorted(params)  # every weight trains
+    for name in params:
+        def total(M, name=name):
+            return np.sum(ex._losses({**params, name: M}, ids, labels, scheme, readout, positions))
+
+        for _ in range(3):  # three random directions u: grad·u against the central difference
+            u = rng.standard_normal(params[name].shape)
+            numeric = (total(params[name] + 1e-6 * u) - total(params[name] - 1e-6 * u)) / 2e-6
+            assert np.sum(grads[name] * u) == pytest.approx(numeric, rel=1e-6, abs=1e-9), name
+        assert np.abs(grads[name]).max() > 1e-6, name  # not a vacuous zero
+    if scheme == "learned":  # rows of the table no word sat at get no gradient
+        used = np.arange(N) if positions is None else np.unique(positions)
+        np.testing.assert_array_equal(np.delete(grads["table"], used, axis=1), 0.0)
+
+
+def test_each_seeds_gradient_is_its_own_losss(rng):
+    params, ids, labels = _two_seeds("rope", "mean", rng)
+    _, both = ex._gradients(params, ids, labels, "rope")
+    for s in range(2):
+        one = {k: v[s:s + 1] for k, v in params.items()}
+        _, alone = ex._gradients(one, ids[s:s + 1], labels[s:s + 1], "rope")
+        for name in params:
+            np.testing.assert_allclose(both[name][s], alone[name][0], rtol=1e-12, atol=1e-15)

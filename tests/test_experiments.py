@@ -71,7 +71,7 @@ def test_the_trained_weights_give_the_packages_own_attention(results, scheme):
     ids, _ = ex._sentences(ex.noun_pairs(1)["mirrored"][:2])
     params = results[scheme]["params"]
     stacked = {k: np.stack([p[k] for p in params]) for k in params[0]}
-    _, A = ex._attend(stacked, np.broadcast_to(ids, (len(params), *ids.shape)), scheme)
+    A = ex._forward(stacked, np.broadcast_to(ids, (len(params), *ids.shape)), scheme)["A"]
     words = [" ".join((ex.NOUNS + ex.VERBS)[i] for i in row) for row in ids]
     for s in (0, 7):
         p = params[s]
@@ -293,8 +293,8 @@ def test_bad_arguments_get_the_series_messages(call, error, message):
 
 def test_training_steps_take_the_lengths_in_turn_one_batch_per_seed(monkeypatch):
     seen = []
-    real = ex._total_loss
-    monkeypatch.setattr(ex, "_total_loss", lambda p, ids, *a: seen.append(ids.shape) or
+    real = ex._gradients
+    monkeypatch.setattr(ex, "_gradients", lambda p, ids, *a: seen.append(ids.shape) or
                         real(p, ids, *a))
     groups = _groups(*[[[0] * n] * 40 for n in (2, 3, 4)])  # 40 rows each of 2, 3 and 4 words
     ex._train(groups, None, 12, 12, 8, [0, 1], steps=6)

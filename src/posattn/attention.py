@@ -4,9 +4,10 @@
 
 The kernels come first: each is only its equation. The public functions below them check
 their arguments once, through ``_checks``, then call the kernels. Everything here can be
-differentiated by autograd. X, Q, K and V may carry a leading batch axis, (B, n, d): B
-sequences of the same length n, attended to one by one in one call (masks and biases are
-(n, m) and apply to every sequence).
+differentiated by autograd, and ``_attention_gradient`` is attention's backward pass written
+out (the trained models of ``experiments`` use it). X, Q, K and V may carry a leading batch
+axis, (B, n, d): B sequences of the same length n, attended to one by one in one call (masks
+and biases are (n, m) and apply to every sequence).
 """
 
 import math
@@ -35,12 +36,9 @@ def _softmax(S, axis: int = -1):
     return S / S.sum(axis=axis, keepdims=True)
 
 
-def _softmax_gradient(A, S, axis: int = -1):
-    """∂L/∂S = A ⊙ (G − Σ_l G_l A_l) along ``axis``, for G = ∂L/∂A: softmax's Jacobian, applied.
-
-    ``experiments`` (which trains, and imports autograd) gives _softmax this gradient, so
-    that autograd need not trace the max and the exp inside it."""
-    return lambda G: A * (G - (G * A).sum(axis=axis, keepdims=True))
+def _softmax_gradient(A, G, axis: int = -1):
+    """∂L/∂S = A ⊙ (G − Σ_l G_l A_l) along ``axis``, for A = softmax(S) and G = ∂L/∂A."""
+    return A * (G - (G * A).sum(axis=axis, keepdims=True))
 
 
 def _scores(Q, K, mask=None, bias=None):
@@ -58,6 +56,18 @@ def _attention(Q, K, V, mask=None, bias=None):
     """A = softmax(Q Kᵀ/√d_k + B) row by row; Y = A V."""
     A = _softmax(_scores(Q, K, mask, bias))  # (..., n, m): each row sums to 1
     return A @ V, A  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+
+
+def _attention_gradient(Q, K, V, A, G):
+    """∂L/∂Q, ∂L/∂K, ∂L/∂V and ∂L/∂S of Y, A = attention(Q, K, V, mask, B), given G = ∂L/∂Y.
+
+    Y = A V gives ∂L/∂V = Aᵀ G and ∂L/∂A = G Vᵀ; softmax gives ∂L/∂S (B's gradient too:
+    B is added to S); S = Q Kᵀ/√d_k gives ∂L/∂Q = ∂L/∂S K/√d_k and ∂L/∂K = ∂L/∂Sᵀ Q/√d_k.
+    A masked score has A_ij = 0, so its ∂L/∂S_ij is 0: the mask needs no term of its own.
+    """
+    dS = _softmax_gradient(A, G @ V.swapaxes(-1, -2))  # (..., n, m)
+    scale = 1.0 / math.sqrt(Q.shape[-1])
+    return dS @ K * scale, dS.swapaxes(-1, -2) @ Q * scale, A.swapaxes(-1, -2) @ G, dS
 
 
 def _project(X, W_Q, W_K, W_V):

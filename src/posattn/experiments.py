@@ -1,7 +1,9 @@
 """Trained models: can training find a way around missing positions? (notebook 09)
 
-One tiny model per positional scheme and seed, trained by AdamW on gradients that autograd
-takes through the package's own attention kernels (no second copy of the math):
+One tiny model per positional scheme and seed, trained by AdamW. The forward pass is the
+package's own kernels (attention, the schemes, RoPE's turn); the backward pass is written out
+beside it, with attention's own backward pass from ``attention`` (tests/test_autograd.py checks
+it against finite differences, for every scheme, read-out and remedy):
 
     X = token embeddings (S, B, n, d)    Y, A = attention of X with the scheme's positions
     logits = mean of Y's rows @ W_out + b      loss = cross-entropy of softmax(logits)
@@ -18,12 +20,8 @@ position out of every row of Y (notebook 10: does a model without positions know
 import itertools
 import math
 
-import autograd.numpy as anp
 import numpy as np
-from autograd import value_and_grad
-from autograd.extend import defvjp, primitive
 
-from . import attention
 from ._checks import (
     as_matrix,
     check_choice,
@@ -34,8 +32,8 @@ from ._checks import (
     quiet_overflow,
     real_array,
 )
-from .attention import _attention, _project
-from .positions import RELATIVE_CLIP, _check_scheme, _sinusoids, _with_positions
+from .attention import _attention, _attention_gradient, _project
+from .positions import RELATIVE_CLIP, SCHEMES, _check_scheme, _sinusoids, _with_positions
 from .rope import _rotate
 
 NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "elk", "ape")
@@ -51,11 +49,6 @@ MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the t
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
 PROBE_LEN, PROBE_STEPS = 16, 200  # position_probe: rows of 16 random words after a start token
 START = len(NOUNS)  # the start token's id, after the nouns' ids: it opens every probe row
-
-if not getattr(attention._softmax, "_is_autograd_primitive", False):  # once, even on a reload
-    # the trained models' softmax takes its own gradient; autograd traces everything else
-    attention._softmax = primitive(attention._softmax)
-    defvjp(attention._softmax, attention._softmax_gradient)
 
 
 # ---- kernels: the task, the model and its training --------------------------------------
@@ -92,67 +85,126 @@ def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
     return params
 
 
-def _attend(params: dict, ids, scheme=None, positions=None):
-    """Y, A for ids (S, B, n): seed s's sentences through seed s's weights (S stacked).
+def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
+    """The forward pass for ids (S, B, n): seed s's sentences through seed s's weights.
 
+    Returns X (the rows attention reads, positions added), Q, K, V, A and Y, (S, B, ·, ·) each.
+    A position enters in one of three places: the input X + E ("learned", "sinusoidal"), q and
+    k turned by p ("rope"), or a mask and a bias on the scores (the registry's other schemes).
     ``positions`` None: the scheme's own positions 0 … n − 1. Otherwise the positions each
     word is given instead (a remedy): (S, B, n) whole numbers below the table's length for
     "learned", any real numbers for "sinusoidal"; (n,) real numbers for "rope".
     """
     S, _, n = ids.shape
     seed = np.arange(S)[:, None, None]  # (S, 1, 1): each seed looks up its own embeddings
-    X = anp.concatenate([params["embed"][seed, ids], np.ones((*ids.shape, 1))], axis=-1)
+    X = np.concatenate([params["embed"][seed, ids], np.ones((*ids.shape, 1))], axis=-1)
     W = [params[k][:, None] for k in ("W_Q", "W_K", "W_V")]  # (S, 1, d, d): one per seed
-    if scheme == "learned":  # the scheme's X + E[:n], with seed s's own table E
-        E = params["table"][:, None, :n] if positions is None else params["table"][seed, positions]
-        return _with_positions(X + E, *W)
-    if scheme == "relative":  # the scheme's bias b[clip(j − i)], with seed s's own table b
-        return _with_positions(X, *W, scheme, table=params["table"][:, None],
-                               max_distance=RELATIVE_CLIP)  # bias (S, 1, n, n)
-    if positions is None:
-        return _with_positions(X, *W, scheme)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
-    if scheme == "sinusoidal":  # X + E_p at the given positions p
-        return _attention(*_project(X + _sinusoids(positions, D), *W))
-    Q, K, V = _project(X, *W)  # "rope": q_i and k_j turned by the given positions
-    return _attention(_rotate(Q, positions), _rotate(K, positions), V)
+    if scheme == "learned":  # X + E[:n], with seed s's own table E
+        X = X + (params["table"][:, None, :n] if positions is None
+                 else params["table"][seed, positions])
+    if scheme == "sinusoidal":  # X + E_p, at positions 0 … n − 1 or at the given ones
+        X = X + _sinusoids(np.arange(n) if positions is None else positions, D)
+    mask = bias = None
+    if scheme in (None, "learned", "sinusoidal", "rope"):
+        Q, K, V = _project(X, *W)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
+    elif scheme == "relative":  # the scheme's bias b[clip(j − i)], with seed s's own table b
+        Q, K, V, mask, bias = SCHEMES[scheme](X, *W, table=params["table"][:, None],
+                                              max_distance=RELATIVE_CLIP)  # bias (S, 1, n, n)
+    else:
+        Q, K, V, mask, bias = SCHEMES[scheme](X, *W)
+    if scheme == "rope":  # q_i and k_j turned by their positions
+        p = np.arange(n) if positions is None else positions
+        Q, K = _rotate(Q, p), _rotate(K, p)
+    Y, A = _attention(Q, K, V, mask, bias)
+    return {"X": X, "Q": Q, "K": K, "V": V, "A": A, "Y": Y}
+
+
+def _read(Y, readout: str = "mean"):
+    """What the classifier reads of Y (S, B, n, d): the mean of its rows, its last row (S, B, d),
+    or ("rows") every row but the first, the start token's (S, B, n − 1, d)."""
+    if readout == "rows":
+        return Y[..., 1:, :]
+    return Y.mean(axis=-2) if readout == "mean" else Y[..., -1, :]
 
 
 def _logits(params: dict, ids, scheme=None, readout: str = "mean", positions=None):
     """Class scores (S, B, classes) from the mean of Y's rows, or from its last row;
     readout "rows": scores for every row but the first, (S, B, n − 1, classes)."""
-    Y, _ = _attend(params, ids, scheme, positions)  # (S, B, n, d)
-    if readout == "rows":  # the probe: each word's own row of Y; the start token's is not read
-        return Y[..., 1:, :] @ params["W_out"][:, None] + params["b"][:, None, None]
-    pooled = anp.mean(Y, axis=-2) if readout == "mean" else Y[..., -1, :]  # (S, B, d)
-    return pooled @ params["W_out"] + params["b"][:, None]  # (S, B, d) @ (S, d, classes)
+    H = _read(_forward(params, ids, scheme, positions)["Y"], readout)
+    W_out = params["W_out"] if H.ndim == 3 else params["W_out"][:, None]  # (S, [1,] d, classes)
+    return H @ W_out + params["b"].reshape(len(H), *[1] * (H.ndim - 2), -1)
 
 
-def _losses(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
-    """Each seed's mean cross-entropy −log softmax(logits)[label], (S,); labels (S, B), or
-    (S, B, n − 1) for readout "rows" (one label per row read)."""
-    z = _logits(params, ids, scheme, readout, positions)  # (S, B, classes) or (S, B, n − 1, …)
-    log_sum = _log_sum_exp(z)  # (S, B) or (S, B, n − 1)
-    if readout == "rows":  # z[label] picked by a one-hot mask: (S, B, n − 1)
-        picked = anp.sum(z * (labels[..., None] == np.arange(z.shape[-1])), axis=-1)
-        return anp.mean(log_sum - picked, axis=(1, 2))
-    S, B = labels.shape
-    return anp.mean(log_sum - z[np.arange(S)[:, None], np.arange(B), labels], axis=1)
-
-
-@primitive
 def _log_sum_exp(z):
     """log Σ_c exp(z_c) over the last axis, as top + log Σ_c exp(z_c − top): no overflow."""
     top = np.max(z, axis=-1, keepdims=True)
     return top[..., 0] + np.log(np.sum(np.exp(z - top), axis=-1))
 
 
-# its gradient is softmax(z), taken directly: the max it subtracts has none to trace
-defvjp(_log_sum_exp, lambda total, z: lambda g: g[..., None] * np.exp(z - total[..., None]))
+def _losses(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
+    """Each seed's mean cross-entropy −log softmax(logits)[label], (S,); labels (S, B), or
+    (S, B, n − 1) for readout "rows" (one label per row read)."""
+    z = _logits(params, ids, scheme, readout, positions)  # (S, B, classes) or (S, B, n − 1, …)
+    picked = np.take_along_axis(z, labels[..., None], axis=-1)[..., 0]  # z[label]
+    return (_log_sum_exp(z) - picked).reshape(len(z), -1).mean(axis=1)
 
 
-def _total_loss(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
-    """The sum of the seeds' losses: its gradient for seed s's weights is seed s's own."""
-    return anp.sum(_losses(params, ids, labels, scheme, readout, positions))
+def _one_hot(index, size: int):
+    """(..., size): 1.0 where the last axis equals index, 0.0 elsewhere."""
+    return (np.asarray(index)[..., None] == np.arange(size)).astype(np.float64)
+
+
+def _by_seed(M):
+    """(S, ..., k) -> (S, N, k): every row of seed s, one after another."""
+    return M.reshape(len(M), -1, M.shape[-1])
+
+
+def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
+    """The seeds' losses (S,) and the gradient of their sum for every weight: the backward pass.
+
+    Seed s's gradient is its own loss's. Backwards from the loss: the cross-entropy's gradient
+    for the logits is softmax(z) − one_hot(label), per row read; the read-out and the output
+    layer pass it to Y; attention's own backward pass (``_attention_gradient``) to Q, K, V and
+    the scores; then the positions (RoPE turns back by −p; a table sums the gradients at its
+    rows), the projections and the embeddings. tests/test_autograd.py checks every weight's
+    gradient against autograd through the forward pass, and against finite differences.
+    """
+    f = _forward(params, ids, scheme, positions)
+    X, Y, (S, B, n, d) = f["X"], f["Y"], f["X"].shape
+    H = _by_seed(_read(Y, readout))  # (S, N, d): the rows read, N per seed
+    z = H @ params["W_out"] + params["b"][:, None]  # (S, N, classes)
+    y = labels.reshape(S, -1)  # (S, N)
+    total = _log_sum_exp(z)  # (S, N)
+    losses = (total - np.take_along_axis(z, y[..., None], axis=-1)[..., 0]).mean(axis=1)
+    dz = (np.exp(z - total[..., None]) - _one_hot(y, z.shape[-1])) / y.shape[1]  # (S, N, classes)
+    grads = {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1)}
+    dH = dz @ params["W_out"].swapaxes(-1, -2)  # (S, N, d)
+    if readout == "mean":  # every row of Y gets 1/n of its mean's gradient
+        dY = np.broadcast_to(dH.reshape(S, B, 1, d) / n, Y.shape)
+    else:  # the rows read get theirs, the others none
+        dY = np.zeros_like(Y)
+        read = (slice(1, None) if readout == "rows" else -1)  # rows 1 … n − 1, or the last
+        dY[..., read, :] = dH.reshape(dY[..., read, :].shape)
+    dQ, dK, dV, dS = _attention_gradient(f["Q"], f["K"], f["V"], f["A"], dY)
+    if scheme == "rope":  # a turn by p is undone by the turn by −p (its transpose)
+        p = np.arange(n) if positions is None else positions
+        dQ, dK = _rotate(dQ, -p), _rotate(dK, -p)
+    dX = 0.0
+    for name, dZ in (("W_Q", dQ), ("W_K", dK), ("W_V", dV)):  # Z = X W
+        grads[name] = _by_seed(X).swapaxes(-1, -2) @ _by_seed(dZ)  # Σ over all rows: (S, d, d)
+        dX = dX + dZ @ params[name][:, None].swapaxes(-1, -2)  # (S, B, n, d)
+    words = _by_seed(_one_hot(ids, len(params["embed"][0])))  # (S, B·n, words)
+    grads["embed"] = words.swapaxes(-1, -2) @ _by_seed(dX[..., :-1])  # X's last column is 1
+    if scheme == "learned":  # E's row p gets the gradient of every word at position p
+        rows = np.arange(n) if positions is None else positions
+        at = _by_seed(_one_hot(np.broadcast_to(rows, ids.shape), params["table"].shape[1]))
+        grads["table"] = at.swapaxes(-1, -2) @ _by_seed(dX)  # (S, max_len, d)
+    if scheme == "relative":  # b's entry o gets the gradient of every score at offset o
+        i = np.arange(n)
+        offset = np.clip(i[None, :] - i[:, None], -RELATIVE_CLIP, RELATIVE_CLIP) + RELATIVE_CLIP
+        grads["table"] = (dS.sum(axis=1).reshape(S, n * n)
+                          @ _one_hot(offset.ravel(), 2 * RELATIVE_CLIP + 1))  # (S, 2k + 1)
+    return losses, grads
 
 
 def _step_size(t: int, steps: int) -> float:
@@ -165,7 +217,7 @@ def _adamw(params: dict, grads: dict, state: dict, t: int, lr: float, b1=0.9, b2
     """One AdamW step (Loshchilov & Hutter 2019): Adam (Kingma & Ba 2015) plus a decay
     w ← w − lr·λ·w of the matrices in DECAYED, kept out of Adam's moments."""
     for k, g in grads.items():
-        m, v = state.setdefault(k, (np.zeros_like(g), np.zeros_like(g)))
+        m, v = state[k] if k in state else (0.0, 0.0)  # both moments start at 0
         m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
         state[k] = m, v
         decay = lr * WEIGHT_DECAY * params[k] if k in DECAYED else 0.0
@@ -192,7 +244,7 @@ def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readou
     rngs = [np.random.default_rng([s, 1]) for s in seeds]  # each seed: weights, then batches
     inits = [_init(rng, vocab, classes, max_len, scheme) for rng in rngs]
     params = {k: np.stack([p[k] for p in inits]) for k in inits[0]}  # (S, …) each
-    state, losses, step = {}, [], value_and_grad(_total_loss)
+    state, losses = {}, []
     position_rngs = [np.random.default_rng([s, 3]) for s in seeds]  # used when randomized only
     for t in range(1, steps + 1):
         if every and (t - 1) % every == 0:
@@ -203,8 +255,9 @@ def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readou
         seed = np.arange(len(rngs))[:, None]
         positions = (_random_positions(position_rngs, rows.shape[1], ids.shape[2], max_len)
                      if randomized else None)
-        loss, grads = step(params, ids[seed, rows], labels[seed, rows], scheme, readout,
-                           positions)
+        loss, grads = _gradients(params, ids[seed, rows], labels[seed, rows], scheme, readout,
+                                 positions)
+        loss = np.sum(loss)
         if not np.isfinite(loss):
             raise FloatingPointError(f"the training loss of {scheme!r} is {loss}; the recipe "
                                      "diverged: lower LEARNING_RATE.")
