@@ -75,7 +75,7 @@ def test_traced_and_plain_calls_give_the_same_numbers(rng):
 
 
 @pytest.mark.parametrize("axis", [-1, 0])
-def test_softmax_has_its_own_gradient_and_it_matches_finite_differences(axis, rng):
+def test_softmaxs_gradient_is_0_at_a_masked_entry_and_matches_finite_differences(axis, rng):
     S = rng.standard_normal((4, 5)) * 3
     S[1, 2] = -np.inf  # a masked entry: weight 0, gradient 0, never NaN
     R = rng.standard_normal((4, 5))

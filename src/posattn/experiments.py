@@ -32,8 +32,15 @@ from ._checks import (
     quiet_overflow,
     real_array,
 )
-from .attention import _attention, _attention_gradient, _project
-from .positions import RELATIVE_CLIP, SCHEMES, _check_scheme, _sinusoids, _with_positions
+from .attention import _attention, _attention_gradient, _project, _softmax
+from .positions import (
+    RELATIVE_CLIP,
+    SCHEMES,
+    _check_scheme,
+    _relative_entries,
+    _sinusoids,
+    _with_positions,
+)
 from .rope import _rotate
 
 NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "elk", "ape")
@@ -88,7 +95,8 @@ def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
 def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
     """The forward pass for ids (S, B, n): seed s's sentences through seed s's weights.
 
-    Returns X (the rows attention reads, positions added), Q, K, V, A and Y, (S, B, ·, ·) each.
+    Returns X (the rows attention reads, positions added), Q, K, V, A and Y, (S, B, ·, ·) each,
+    and p, the positions a table or RoPE used (None for the other schemes).
     A position enters in one of three places: the input X + E ("learned", "sinusoidal"), q and
     k turned by p ("rope"), or a mask and a bias on the scores (the registry's other schemes).
     ``positions`` None: the scheme's own positions 0 … n − 1. Otherwise the positions each
@@ -99,6 +107,9 @@ def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
     seed = np.arange(S)[:, None, None]  # (S, 1, 1): each seed looks up its own embeddings
     X = np.concatenate([params["embed"][seed, ids], np.ones((*ids.shape, 1))], axis=-1)
     W = [params[k][:, None] for k in ("W_Q", "W_K", "W_V")]  # (S, 1, d, d): one per seed
+    p = None
+    if scheme in ("learned", "rope"):
+        p = np.arange(n) if positions is None else positions
     if scheme == "learned":  # X + E[:n], with seed s's own table E
         X = X + (params["table"][:, None, :n] if positions is None
                  else params["table"][seed, positions])
@@ -113,10 +124,9 @@ def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
     else:
         Q, K, V, mask, bias = SCHEMES[scheme](X, *W)
     if scheme == "rope":  # q_i and k_j turned by their positions
-        p = np.arange(n) if positions is None else positions
         Q, K = _rotate(Q, p), _rotate(K, p)
     Y, A = _attention(Q, K, V, mask, bias)
-    return {"X": X, "Q": Q, "K": K, "V": V, "A": A, "Y": Y}
+    return {"X": X, "Q": Q, "K": K, "V": V, "A": A, "Y": Y, "p": p}
 
 
 def _read(Y, readout: str = "mean"):
@@ -127,12 +137,16 @@ def _read(Y, readout: str = "mean"):
     return Y.mean(axis=-2) if readout == "mean" else Y[..., -1, :]
 
 
+def _output(params: dict, H):
+    """Class scores z = H W_out + b for the rows H (S, N, d) read: (S, N, classes)."""
+    return H @ params["W_out"] + params["b"][:, None]
+
+
 def _logits(params: dict, ids, scheme=None, readout: str = "mean", positions=None):
     """Class scores (S, B, classes) from the mean of Y's rows, or from its last row;
     readout "rows": scores for every row but the first, (S, B, n − 1, classes)."""
     H = _read(_forward(params, ids, scheme, positions)["Y"], readout)
-    W_out = params["W_out"] if H.ndim == 3 else params["W_out"][:, None]  # (S, [1,] d, classes)
-    return H @ W_out + params["b"].reshape(len(H), *[1] * (H.ndim - 2), -1)
+    return _output(params, _by_seed(H)).reshape(*H.shape[:-1], -1)
 
 
 def _log_sum_exp(z):
@@ -144,7 +158,12 @@ def _log_sum_exp(z):
 def _losses(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
     """Each seed's mean cross-entropy −log softmax(logits)[label], (S,); labels (S, B), or
     (S, B, n − 1) for readout "rows" (one label per row read)."""
-    z = _logits(params, ids, scheme, readout, positions)  # (S, B, classes) or (S, B, n − 1, …)
+    return _cross_entropy(_logits(params, ids, scheme, readout, positions), labels)
+
+
+def _cross_entropy(z, labels):
+    """Each seed's mean of log Σ_c exp(z_c) − z_label over its rows: z (S, …, classes), labels
+    (S, …)."""
     picked = np.take_along_axis(z, labels[..., None], axis=-1)[..., 0]  # z[label]
     return (_log_sum_exp(z) - picked).reshape(len(z), -1).mean(axis=1)
 
@@ -167,16 +186,13 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
     layer pass it to Y; attention's own backward pass (``_attention_gradient``) to Q, K, V and
     the scores; then the positions (RoPE turns back by −p; a table sums the gradients at its
     rows), the projections and the embeddings. tests/test_autograd.py checks every weight's
-    gradient against autograd through the forward pass, and against finite differences.
+    gradient against finite differences.
     """
     f = _forward(params, ids, scheme, positions)
     X, Y, (S, B, n, d) = f["X"], f["Y"], f["X"].shape
     H = _by_seed(_read(Y, readout))  # (S, N, d): the rows read, N per seed
-    z = H @ params["W_out"] + params["b"][:, None]  # (S, N, classes)
-    y = labels.reshape(S, -1)  # (S, N)
-    total = _log_sum_exp(z)  # (S, N)
-    losses = (total - np.take_along_axis(z, y[..., None], axis=-1)[..., 0]).mean(axis=1)
-    dz = (np.exp(z - total[..., None]) - _one_hot(y, z.shape[-1])) / y.shape[1]  # (S, N, classes)
+    z, y = _output(params, H), labels.reshape(S, -1)  # (S, N, classes), (S, N)
+    dz = (_softmax(z) - _one_hot(y, z.shape[-1])) / y.shape[1]  # (S, N, classes)
     grads = {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1)}
     dH = dz @ params["W_out"].swapaxes(-1, -2)  # (S, N, d)
     if readout == "mean":  # every row of Y gets 1/n of its mean's gradient
@@ -187,8 +203,7 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
         dY[..., read, :] = dH.reshape(dY[..., read, :].shape)
     dQ, dK, dV, dS = _attention_gradient(f["Q"], f["K"], f["V"], f["A"], dY)
     if scheme == "rope":  # a turn by p is undone by the turn by −p (its transpose)
-        p = np.arange(n) if positions is None else positions
-        dQ, dK = _rotate(dQ, -p), _rotate(dK, -p)
+        dQ, dK = _rotate(dQ, -f["p"]), _rotate(dK, -f["p"])
     dX = 0.0
     for name, dZ in (("W_Q", dQ), ("W_K", dK), ("W_V", dV)):  # Z = X W
         grads[name] = _by_seed(X).swapaxes(-1, -2) @ _by_seed(dZ)  # Σ over all rows: (S, d, d)
@@ -196,15 +211,13 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
     words = _by_seed(_one_hot(ids, len(params["embed"][0])))  # (S, B·n, words)
     grads["embed"] = words.swapaxes(-1, -2) @ _by_seed(dX[..., :-1])  # X's last column is 1
     if scheme == "learned":  # E's row p gets the gradient of every word at position p
-        rows = np.arange(n) if positions is None else positions
-        at = _by_seed(_one_hot(np.broadcast_to(rows, ids.shape), params["table"].shape[1]))
+        at = _by_seed(_one_hot(np.broadcast_to(f["p"], ids.shape), params["table"].shape[1]))
         grads["table"] = at.swapaxes(-1, -2) @ _by_seed(dX)  # (S, max_len, d)
     if scheme == "relative":  # b's entry o gets the gradient of every score at offset o
-        i = np.arange(n)
-        offset = np.clip(i[None, :] - i[:, None], -RELATIVE_CLIP, RELATIVE_CLIP) + RELATIVE_CLIP
+        entries = _relative_entries(n, RELATIVE_CLIP).ravel()  # (n·n,)
         grads["table"] = (dS.sum(axis=1).reshape(S, n * n)
-                          @ _one_hot(offset.ravel(), 2 * RELATIVE_CLIP + 1))  # (S, 2k + 1)
-    return losses, grads
+                          @ _one_hot(entries, 2 * RELATIVE_CLIP + 1))  # (S, 2k + 1)
+    return _cross_entropy(z, y), grads
 
 
 def _step_size(t: int, steps: int) -> float:

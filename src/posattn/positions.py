@@ -74,11 +74,15 @@ def _relative_table(max_distance: int, seed: int = 0):
     return np.random.default_rng([seed, 7]).normal(0.0, 1.0, 2 * max_distance + 1)
 
 
+def _relative_entries(n: int, max_distance: int):
+    """(n, n): the entry clip(j − i, −k, k) + k of b that the score of query i and key j gets."""
+    i = np.arange(n)
+    return np.clip(i[None, :] - i[:, None], -max_distance, max_distance) + max_distance
+
+
 def _relative_bias(n: int, table, max_distance: int):
     """B[i, j] = b[clip(j − i, −k, k) + k], k = max_distance: one number per offset, clipped."""
-    i = np.arange(n)
-    offset = np.clip(i[None, :] - i[:, None], -max_distance, max_distance)  # (n, n): j − i
-    return table[..., offset + max_distance]  # (..., 2k + 1) -> (..., n, n): b looked up
+    return table[..., _relative_entries(n, max_distance)]  # (..., 2k + 1) -> (..., n, n)
 
 
 def _causal_mask(n: int):
