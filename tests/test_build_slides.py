@@ -1,9 +1,17 @@
 """tools/build_slides.py without a browser: what needs the network, and what is said without it."""
 
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import nbformat
 import pytest
 
 from tools import build_slides, deck, servers
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NO_REGISTRY = "http://127.0.0.1:9/"  # nothing listens on the discard port
 
@@ -29,6 +37,54 @@ def test_a_first_build_offline_fails_with_one_line_that_says_what_needs_the_netw
                            f"renderer) must be fetched once from the npm registry ({NO_REGISTRY});")
     assert "later builds need no network" in said
     assert "npm ci" in capsys.readouterr().out  # said before it tried
+
+
+# npm's words for a registry out of reach (ENOTEMPTY and the like are the race this test is for)
+UNREACHABLE = ("(ENOTFOUND)", "(ECONNREFUSED)", "(EAI_AGAIN)", "(ENETUNREACH)", "(ETIMEDOUT)",
+               "(ENOTCACHED)", "npm is not installed")
+# One builder, as its own process: the slide assets from an npm folder into a deck's folder.
+BUILDER = """
+import sys
+import time
+from pathlib import Path
+from tools import build_slides
+build_slides.NPM_DIR = Path(sys.argv[1])
+build_slides.vendor(Path(sys.argv[2]))
+"""
+
+
+@pytest.mark.parametrize("apart", [0, 4], ids=["together", "4 s apart"])
+def test_two_builders_started_at_once_on_a_fresh_clone_both_end_with_every_file_a_deck_loads(
+        tmp_path, apart):
+    """make test's runs build decks side by side: two `npm ci` in one folder once left the widget
+    renderer without its scripts (seen with the second started 3 to 10 s into the first). Two
+    processes start on an empty npm folder, together or 4 s apart (npm's own cache may be warm, as
+    on a machine that built before; the registry is needed otherwise)."""
+    npm, outs = tmp_path / "npm", [tmp_path / "deck-a", tmp_path / "deck-b"]
+    builders = []
+    for out in outs:
+        builders.append(subprocess.Popen([sys.executable, "-c", BUILDER, str(npm), str(out)],
+                                         cwd=ROOT, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, text=True))
+        time.sleep(apart)
+    said = [builder.communicate(timeout=600)[0] for builder in builders]
+    if any(code in text for text in said for code in UNREACHABLE) and not os.environ.get("CI"):
+        pytest.skip(f"the npm registry is out of reach and npm's cache is cold: {said}")
+    assert [builder.returncode for builder in builders] == [0, 0], said
+    assert sum("npm ci" in text for text in said) == 1  # one install; the other waited and used it
+    modules = npm / "node_modules"
+    expected = sorted(str(path.relative_to(modules))
+                      for package, patterns in build_slides.KEEP.items() for pattern in patterns
+                      for path in (modules / package).glob(pattern) if path.is_file())
+    for name in build_slides.MUST_HAVE:
+        assert (modules / name).is_file(), name
+        assert name in expected
+    for out in outs:
+        vendor = out / "vendor"
+        for name in expected:
+            assert (vendor / name).read_bytes() == (modules / name).read_bytes(), name
+        assert (vendor / "series-slides.css").is_file()
+    assert not npm.with_name("npm.partial").exists()  # nothing half written is left beside it
 
 
 def test_the_slide_assets_are_pinned_by_a_committed_lockfile():

@@ -120,18 +120,19 @@ def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
 def copy_assets(static: Path, extra: Path) -> None:
     """The scripts the pages load, from the decks' npm folder, into static/vendor/; the widget
     renderer's icon fonts into extra/@jupyter-widgets/ (it asks for them beside the page)."""
-    modules = build_slides.install()
-    for package in ASSETS:
-        for pattern in build_slides.KEEP[package]:
-            for source in (modules / package).glob(pattern):
-                font = package.startswith("@jupyter-widgets") and source.suffix != ".js"
-                if font and source.suffix == ".woff2":  # every browser reads woff2
-                    (extra / "@jupyter-widgets").mkdir(parents=True, exist_ok=True)
-                    shutil.copy(source, extra / "@jupyter-widgets")
-                elif source.is_file() and not font:
-                    target = static / "vendor" / package / source.relative_to(modules / package)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy(source, target)
+    with build_slides.one_builder_at_a_time():  # no install replaces the folder mid-copy
+        modules = build_slides.install()
+        for package in ASSETS:
+            for pattern in build_slides.KEEP[package]:
+                for source in (modules / package).glob(pattern):
+                    font = package.startswith("@jupyter-widgets") and source.suffix != ".js"
+                    if font and source.suffix == ".woff2":  # every browser reads woff2
+                        (extra / "@jupyter-widgets").mkdir(parents=True, exist_ok=True)
+                        shutil.copy(source, extra / "@jupyter-widgets")
+                    elif source.is_file() and not font:
+                        target = static / "vendor" / package / source.relative_to(modules / package)
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copy(source, target)
 
 
 def stage(src: Path, notebooks: Path) -> None:

@@ -9,11 +9,14 @@ build/slides/vendor/, so it opens from a USB stick on a projector with no networ
     python -m tools.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
 """
 
+import fcntl
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from nbconvert import SlidesExporter
@@ -37,6 +40,9 @@ KEEP = {
                 "extensions/**/*", "fonts/HTML-CSS/TeX/woff/**/*"),
     "@jupyter-widgets/html-manager": ("dist/embed-amd.js", *FONTS),
 }
+# the scripts a deck cannot open without: an install that lacks one is not finished
+MUST_HAVE = ("reveal.js/dist/reveal.js", "requirejs/require.js", "jquery/dist/jquery.min.js",
+             "mathjax/MathJax.js", "@jupyter-widgets/html-manager/dist/embed-amd.js")
 
 
 class AssetsUnavailable(RuntimeError):
@@ -49,23 +55,68 @@ class AssetsUnavailable(RuntimeError):
                          f"{why}. Connect once and run it again: later builds need no network.")
 
 
-def install() -> Path:
-    """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile."""
-    if installed(NPM_DIR):
-        return NPM_DIR / "node_modules"
-    shutil.copytree(LOCK.parent, NPM_DIR, dirs_exist_ok=True)  # package.json and the lockfile
-    print("Fetching the slide assets from the npm registry (first build only): npm ci", flush=True)
-    try:
-        npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit",
-                              "--no-fund"], cwd=NPM_DIR, capture_output=True, text=True)
-    except FileNotFoundError:
-        raise AssetsUnavailable("npm is not installed (Node.js 18 or newer)") from None
-    if npm.returncode:
-        code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
-        why = code[1] if code else " ".join(npm.stderr.split())[-200:]
-        raise AssetsUnavailable(f"npm ci failed ({why})")
-    shutil.copy(LOCK, NPM_DIR / INSTALLED)
-    return NPM_DIR / "node_modules"
+@contextmanager
+def one_builder_at_a_time(npm_dir: Path | None = None) -> Iterator[None]:
+    """Hold the assets' lock: one process at a time installs into npm_dir or copies out of it.
+
+    `make test` runs three pytest processes side by side, and more than one of them builds decks or
+    the book; two `npm ci` in one folder leave packages half written. Every builder (`install`,
+    `vendor`, the book's copy) takes this lock, an flock on a file beside the npm folder that the
+    system releases when its holder exits, however it exits. Re-entrant within a process.
+    """
+    lock = (npm_dir or NPM_DIR).with_name((npm_dir or NPM_DIR).name + ".lock")
+    if lock in _HELD:
+        yield
+        return
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        _HELD.add(lock)
+        try:
+            yield
+        finally:
+            _HELD.discard(lock)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_HELD: set[Path] = set()  # the locks this process holds
+
+
+def install(npm_dir: Path | None = None) -> Path:
+    """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile.
+
+    npm runs in a folder beside npm_dir (default build/npm/), which takes its place only once npm
+    has finished and the lockfile's copy is in it: a folder without that copy is never used.
+    """
+    npm_dir = npm_dir or NPM_DIR
+    with one_builder_at_a_time(npm_dir):
+        if installed(npm_dir):
+            return npm_dir / "node_modules"
+        partial = npm_dir.with_name(npm_dir.name + ".partial")  # a killed run's is started over
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(LOCK.parent, partial)  # package.json and the lockfile
+        print("Fetching the slide assets from the npm registry (first build only): npm ci",
+              flush=True)
+        try:
+            npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts",
+                                  "--no-audit", "--no-fund"], cwd=partial, capture_output=True,
+                                 text=True)
+        except FileNotFoundError:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise AssetsUnavailable("npm is not installed (Node.js 18 or newer)") from None
+        if npm.returncode:
+            shutil.rmtree(partial, ignore_errors=True)
+            code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
+            why = code[1] if code else " ".join(npm.stderr.split())[-200:]
+            raise AssetsUnavailable(f"npm ci failed ({why})")
+        missing = [name for name in MUST_HAVE if not (partial / "node_modules" / name).is_file()]
+        if missing:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise AssetsUnavailable(f"npm ci finished without {', '.join(missing)}")
+        shutil.copy(LOCK, partial / INSTALLED)
+        shutil.rmtree(npm_dir, ignore_errors=True)  # an earlier lockfile's packages
+        partial.rename(npm_dir)
+        return npm_dir / "node_modules"
 
 
 def installed(folder: Path) -> bool:
@@ -75,20 +126,24 @@ def installed(folder: Path) -> bool:
 
 def vendor(out: Path) -> None:
     """Put every file a deck loads, and the series' slide CSS, into out/vendor/."""
-    modules, folder = install(), out / "vendor"
-    if not installed(folder):
-        shutil.rmtree(folder, ignore_errors=True)
-        for package, patterns in KEEP.items():
-            for source in [path for glob in patterns for path in (modules / package).glob(glob)]:
-                if source.is_file():
-                    target = folder / package / source.relative_to(modules / package)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy(source, target)
-        for font in (folder / "@jupyter-widgets" / "html-manager" / "dist").glob("*.*"):
-            if font.suffix != ".js":  # the controls look for their icon fonts one level up
-                shutil.copy(font, folder / "@jupyter-widgets" / font.name)
-        shutil.copy(LOCK, folder / INSTALLED)
-    shutil.copy(TOOLS / "slides_template" / "series-slides.css", folder / "series-slides.css")
+    with one_builder_at_a_time():
+        modules, folder = install(), out / "vendor"
+        if not installed(folder):
+            shutil.rmtree(folder, ignore_errors=True)
+            for package, patterns in KEEP.items():
+                sources = [path for glob in patterns for path in (modules / package).glob(glob)]
+                for source in sources:
+                    if source.is_file():
+                        target = folder / package / source.relative_to(modules / package)
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copy(source, target)
+            for font in (folder / "@jupyter-widgets" / "html-manager" / "dist").glob("*.*"):
+                if font.suffix != ".js":  # the controls look for their icon fonts one level up
+                    shutil.copy(font, folder / "@jupyter-widgets" / font.name)
+            shutil.copy(LOCK, folder / INSTALLED)
+        css, target = TOOLS / "slides_template" / "series-slides.css", folder / "series-slides.css"
+        if not target.is_file() or target.read_bytes() != css.read_bytes():
+            shutil.copy(css, target)  # only when it changed: an open deck may be reading it
 
 
 def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:

@@ -6,11 +6,17 @@ Most of the suite's time is spent waiting: on kernels, servers and Chromium. So 
 three pytest processes at once, each reported whole: everything outside tests/browser/ (shown as
 it runs), the notebooks run in JupyterLab with the explorer clicked in the same session, and the
 other browser tests (servers, decks, Notebook 7). The exit status is 0 only if all three pass.
+
+More than one run builds decks or the book, so the slide assets are fetched once, before the runs
+start (on a fresh clone, this is the step that needs the npm registry); the builders also take a
+lock (tools/build_slides.py), so a run started some other way cannot race them either.
 """
 
 import subprocess
 import sys
 from pathlib import Path
+
+from tools.build_slides import AssetsUnavailable, vendor
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB = [f"tests/browser/{name}.py" for name in  # one JupyterLab session: notebook 05 runs once
@@ -23,7 +29,16 @@ RUNS = {
 }
 
 
+def fetch_assets() -> None:
+    """The decks' assets into build/npm/ and build/slides/vendor/, once, before the runs."""
+    try:
+        vendor(ROOT / "build" / "slides")
+    except AssetsUnavailable as error:  # the tests that need them say so, each in its own run
+        print(f"(the slide and book tests will skip or fail: {error})", flush=True)
+
+
 def main(options: list[str]) -> int:
+    fetch_assets()
     logs = ROOT / "build" / "tests"
     logs.mkdir(parents=True, exist_ok=True)
     started = []
