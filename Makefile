@@ -9,8 +9,9 @@
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
-# Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or `make book` (the
-# npm registry, for reveal.js, MathJax and the widget renderer); everything else runs offline.
+# Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
+# `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
+# runs offline.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
