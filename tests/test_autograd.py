@@ -9,7 +9,7 @@ import pytest
 from autograd import grad
 
 import posattn as pa
-from posattn import experiments as ex
+from posattn.experiments import backward, model
 
 SCHEMES = [None, *pa.SCHEMES]
 
@@ -92,9 +92,9 @@ def test_softmaxs_gradient_is_0_at_a_masked_entry_and_matches_finite_differences
 
 def test_the_log_sum_exp_of_huge_logits_is_finite_and_has_softmax_for_its_gradient(rng):
     z = np.array([[1000.0, 999.0, -1000.0], [0.0, 0.0, 0.0]])  # exp(1000) overflows
-    total = ex._log_sum_exp(z)
+    total = model._log_sum_exp(z)
     np.testing.assert_allclose(total, [1000 + np.log(1 + np.exp(-1.0)), np.log(3.0)])
-    g = grad(lambda z: np.sum(ex._log_sum_exp(z) * np.array([1.0, 2.0])))(z)
+    g = grad(lambda z: np.sum(model._log_sum_exp(z) * np.array([1.0, 2.0])))(z)
     np.testing.assert_allclose(g, [[1 / (1 + np.exp(-1.0)), 1 / (1 + np.exp(1.0)), 0.0],
                                    [2 / 3, 2 / 3, 2 / 3]], atol=1e-15)
 
@@ -112,7 +112,7 @@ CASES = ([(scheme, readout, None) for scheme in SCHEMES for readout in ("mean", 
 def _two_seeds(scheme, readout, rng):
     """Weights of two seeds side by side (not copies), three rows of N words each, and labels."""
     params = {k: np.stack([v, v * 0.9 + 0.05]) for k, v in
-              ex._init(np.random.default_rng(1), VOCAB, CLASSES, 8, scheme).items()}
+              model._init(np.random.default_rng(1), VOCAB, CLASSES, 8, scheme).items()}
     params["b"] = rng.standard_normal(params["b"].shape)  # b starts at 0: make its term count
     ids = rng.integers(0, VOCAB, (2, 3, N))
     labels = rng.integers(0, CLASSES, (2, 3, N - 1) if readout == "rows" else (2, 3))
@@ -124,13 +124,14 @@ def _two_seeds(scheme, readout, rng):
 def test_the_written_out_backward_pass_matches_finite_differences_for_every_weight(
         scheme, readout, positions, rng):
     params, ids, labels = _two_seeds(scheme, readout, rng)
-    losses, grads = ex._gradients(params, ids, labels, scheme, readout, positions)
-    np.testing.assert_allclose(losses, ex._losses(params, ids, labels, scheme, readout, positions),
-                               rtol=1e-13)
+    losses, grads = backward._gradients(params, ids, labels, scheme, readout, positions)
+    np.testing.assert_allclose(
+        losses, model._losses(params, ids, labels, scheme, readout, positions), rtol=1e-13)
     assert sorted(grads) == sorted(params)  # every weight trains
     for name in params:
         def total(M, name=name):
-            return np.sum(ex._losses({**params, name: M}, ids, labels, scheme, readout, positions))
+            weights = {**params, name: M}
+            return np.sum(model._losses(weights, ids, labels, scheme, readout, positions))
 
         for _ in range(3):  # three random directions u: grad·u against the central difference
             u = rng.standard_normal(params[name].shape)
@@ -144,9 +145,9 @@ def test_the_written_out_backward_pass_matches_finite_differences_for_every_weig
 
 def test_each_seeds_gradient_is_its_own_losss(rng):
     params, ids, labels = _two_seeds("rope", "mean", rng)
-    _, both = ex._gradients(params, ids, labels, "rope")
+    _, both = backward._gradients(params, ids, labels, "rope")
     for s in range(2):
         one = {k: v[s:s + 1] for k, v in params.items()}
-        _, alone = ex._gradients(one, ids[s:s + 1], labels[s:s + 1], "rope")
+        _, alone = backward._gradients(one, ids[s:s + 1], labels[s:s + 1], "rope")
         for name in params:
             np.testing.assert_allclose(both[name][s], alone[name][0], rtol=1e-12, atol=1e-15)

@@ -9,6 +9,7 @@ import pytest
 import posattn as pa
 from posattn import SCHEMES
 from posattn import experiments as ex
+from posattn.experiments import backward, model, tasks, training
 
 SCHEMES_AND_NONE = [None, *SCHEMES]
 ORDER_AWARE = ["sinusoidal", "learned", "rope", "alibi", "causal"]
@@ -51,8 +52,8 @@ def test_climbs_back_flags_a_rise_after_the_minimum_and_not_a_settled_loss():
 
 def test_the_loss_is_the_loss_on_the_whole_training_set_every_few_steps(results):
     params = {k: v[None] for k, v in results["rope"]["params"][2].items()}  # seed 2, stacked
-    ids, labels = ex._sentences(ex.noun_pairs(2)["train"])
-    final = ex._mean_losses(params, [(ids[None], labels[None])], "rope")
+    ids, labels = tasks._sentences(ex.noun_pairs(2)["train"])
+    final = training._mean_losses(params, [(ids[None], labels[None])], "rope")
     assert results["rope"]["loss"][2][-1] == pytest.approx(final[0], rel=1e-9)
     assert results["rope"]["loss"][2][0] == pytest.approx(np.log(12), abs=0.5)  # a guess at first
 
@@ -68,10 +69,10 @@ def test_seeds_trained_side_by_side_are_the_seeds_trained_alone(results):
 @pytest.mark.parametrize("scheme", SCHEMES_AND_NONE)
 def test_the_trained_weights_give_the_packages_own_attention(results, scheme):
     """The side-by-side kernels, ex.attention and the public attention_with_positions agree."""
-    ids, _ = ex._sentences(ex.noun_pairs(1)["mirrored"][:2])
+    ids, _ = tasks._sentences(ex.noun_pairs(1)["mirrored"][:2])
     params = results[scheme]["params"]
     stacked = {k: np.stack([p[k] for p in params]) for k in params[0]}
-    A = ex._forward(stacked, np.broadcast_to(ids, (len(params), *ids.shape)), scheme)["A"]
+    A = model._forward(stacked, np.broadcast_to(ids, (len(params), *ids.shape)), scheme)["A"]
     words = [" ".join((ex.NOUNS + ex.VERBS)[i] for i in row) for row in ids]
     for s in (0, 7):
         p = params[s]
@@ -113,15 +114,15 @@ def _groups(*rows):
 
 def _weights(scheme=None, steps=0):
     """Stacked weights of seeds 0 and 1 (random when steps=0) for 12 classes, 15 words."""
-    return ex._train(_groups([[0, 12, 1]]), scheme, 12, 15, 3, [0, 1], steps=steps)[0]
+    return training._train(_groups([[0, 12, 1]]), scheme, 12, 15, 3, [0, 1], steps=steps)[0]
 
 
 def test_without_positions_a_sentence_and_its_mirror_get_the_same_logits():
     params = _weights()
     ids = np.array([[[0, 12, 1], [1, 12, 0]]] * 2)  # (S, B, n): a sentence and its mirror
-    z = ex._logits(params, ids)
+    z = model._logits(params, ids)
     assert np.abs(z[:, 0] - z[:, 1]).max() < 1e-12
-    with_alibi = ex._logits(params, ids, "alibi")
+    with_alibi = model._logits(params, ids, "alibi")
     assert np.abs(with_alibi[:, 0] - with_alibi[:, 1]).max() > 1e-3  # negative control
 
 
@@ -187,8 +188,8 @@ def test_noun_pairs_hold_out_mirrored_and_one_way_pairs():
 
 def test_the_learned_table_rows_beyond_the_training_length_never_change():
     groups = _groups(*[[list(range(n))] for n in range(2, 9)])  # one row each of 2 … 8 words
-    start, _ = ex._train(groups, "learned", 12, 12, 16, [0, 1], steps=0)
-    trained, _ = ex._train(groups, "learned", 12, 12, 16, [0, 1], steps=7)
+    start, _ = training._train(groups, "learned", 12, 12, 16, [0, 1], steps=0)
+    trained, _ = training._train(groups, "learned", 12, 12, 16, [0, 1], steps=7)
     assert (trained["table"][:, 8:] == start["table"][:, 8:]).all()  # no gradient, no decay
     assert (trained["table"][:, :2] != start["table"][:, :2]).all()  # every length uses 0, 1
 
@@ -197,7 +198,7 @@ def test_the_first_adamw_step_moves_each_weight_by_the_step_size_and_decays_the_
     params = {"W_Q": np.array([1.0, 2.0]), "embed": np.array([1.0, 2.0])}
     grads = {k: np.array([3.0, -1e-3]) for k in params}
     lr = ex.step_size(1)
-    ex._adamw(params, grads, {}, t=1, lr=lr)
+    training._adamw(params, grads, {}, t=1, lr=lr)
     assert lr == ex.LEARNING_RATE
     assert np.allclose(params["embed"], [1.0 - lr, 2.0 + lr], atol=1e-6)  # Adam: ± lr at first
     decayed = np.array([1.0, 2.0]) * (1 - lr * ex.WEIGHT_DECAY)
@@ -224,7 +225,7 @@ def test_length_generalisation_reports_accuracies_on_every_seed(scheme, readout,
 
 def test_the_length_task_has_as_many_rows_of_each_length(monkeypatch):
     seen = []
-    real = ex._train
+    real = training._train
     monkeypatch.setattr(ex, "_train", lambda groups, *a, **k: seen.append(
         [ids.shape for ids, _ in groups]) or real(groups, *a, **k))
     ex.length_generalisation(seeds=[0, 3], train_max_len=4)
@@ -235,9 +236,9 @@ def test_a_causal_model_read_at_its_last_row_sees_a_bag_of_words():
     """One layer: the last row attends to every word with content-only scores."""
     params = _weights("causal")
     ids = np.array([[[0, 1, 2], [1, 0, 2]]] * 2)  # the first two words swapped
-    last = ex._logits(params, ids, "causal", "last")
+    last = model._logits(params, ids, "causal", "last")
     np.testing.assert_allclose(last[:, 0], last[:, 1], atol=1e-12)
-    mean = ex._logits(params, ids, "causal")
+    mean = model._logits(params, ids, "causal")
     assert np.abs(mean[:, 0] - mean[:, 1]).max() > 1e-3  # the mean of the rows does see order
 
 
@@ -293,21 +294,21 @@ def test_bad_arguments_get_the_series_messages(call, error, message):
 
 def test_training_steps_take_the_lengths_in_turn_one_batch_per_seed(monkeypatch):
     seen = []
-    real = ex._gradients
-    monkeypatch.setattr(ex, "_gradients", lambda p, ids, *a: seen.append(ids.shape) or
+    real = backward._gradients
+    monkeypatch.setattr(training, "_gradients", lambda p, ids, *a: seen.append(ids.shape) or
                         real(p, ids, *a))
     groups = _groups(*[[[0] * n] * 40 for n in (2, 3, 4)])  # 40 rows each of 2, 3 and 4 words
-    ex._train(groups, None, 12, 12, 8, [0, 1], steps=6)
+    training._train(groups, None, 12, 12, 8, [0, 1], steps=6)
     assert seen == [(2, ex.BATCH, n) for n in (2, 3, 4, 2, 3, 4)]
 
 
 def test_accuracy_counts_every_sentence_once_across_lengths():
     params = _weights()
     groups = _groups([[0, 1], [4, 5]], [[1, 2, 3]])
-    z = [ex._logits(params, ids) for ids, _ in groups]  # (S, B, classes) per length
+    z = [model._logits(params, ids) for ids, _ in groups]  # (S, B, classes) per length
     right = [np.concatenate([np.argmax(zz[s], axis=-1) == labels[s]
                              for zz, (_, labels) in zip(z, groups, strict=True)]) for s in range(2)]
-    assert ex._accuracy(params, groups, None) == [float(np.mean(r)) for r in right]
+    assert training._accuracy(params, groups, None) == [float(np.mean(r)) for r in right]
 
 
 # ---- notebook 10: where position hides ---------------------------------------------------------
@@ -356,10 +357,10 @@ def test_one_probe_seed_is_that_seed_of_the_side_by_side_run_and_repeats(probes)
 
 
 def test_probe_rows_open_with_the_start_token_and_label_each_word_by_its_position():
-    ids, labels = ex._probe_rows(np.random.default_rng(0), 5, 12)
+    ids, labels = tasks._probe_rows(np.random.default_rng(0), 5, 12)
     assert ids.shape == (5, 1 + ex.PROBE_LEN) and (ids[:, 0] == ex.START).all()
     assert (ids[:, 1:] < 12).all() and (labels == np.arange(ex.PROBE_LEN)).all()
-    same, _ = ex._probe_rows(np.random.default_rng(0), 5, 12, constant=True, start=False)
+    same, _ = tasks._probe_rows(np.random.default_rng(0), 5, 12, constant=True, start=False)
     assert (same == same[:, :1]).all()  # one noun, the first column too
 
 
@@ -370,7 +371,7 @@ def test_relative_positions_learn_who_bites_whom_on_every_seed(results):
 
 def test_random_positions_are_distinct_in_order_and_within_the_table():
     rngs = [np.random.default_rng(s) for s in (0, 1)]
-    p = ex._random_positions(rngs, 50, 6, 16)  # (S, rows, n)
+    p = training._random_positions(rngs, 50, 6, 16)  # (S, rows, n)
     assert p.shape == (2, 50, 6) and p.min() >= 0 and p.max() <= 15
     assert (np.diff(p, axis=-1) > 0).all()  # in order, no repeats
     assert len(np.unique(p)) == 16  # every position of the table turns up
@@ -378,10 +379,10 @@ def test_random_positions_are_distinct_in_order_and_within_the_table():
 
 def test_randomized_positions_train_every_row_of_the_learned_table(monkeypatch):
     seen = []
-    real = ex._train
+    real = training._train
     monkeypatch.setattr(ex, "_train", lambda *a, **k: seen.append(r := real(*a, **k)) or r)
     ex.length_generalisation("learned", seeds=[0], remedy="randomized")
-    start = ex._init(np.random.default_rng([0, 1]), 12, 12, 16, "learned")["table"]
+    start = model._init(np.random.default_rng([0, 1]), 12, 12, 16, "learned")["table"]
     assert (seen[0][0]["table"][0] != start).any(axis=1).all()  # rows 0-15 all moved
 
 
@@ -397,12 +398,13 @@ def test_the_positions_a_remedy_gives_reach_the_schemes_kernels():
     for scheme in ("learned", "sinusoidal"):
         params = _weights(scheme) if scheme == "learned" else _weights()
         ids = np.array([[[0, 12, 1], [1, 12, 0]]] * 2)
-        own = ex._logits(params, ids, scheme)
-        given = ex._logits(params, ids, scheme, positions=np.broadcast_to(np.arange(3), (2, 2, 3)))
+        own = model._logits(params, ids, scheme)
+        at = np.broadcast_to(np.arange(3), (2, 2, 3))
+        given = model._logits(params, ids, scheme, positions=at)
         np.testing.assert_allclose(given, own, atol=1e-12)
     params = _weights("rope")
-    np.testing.assert_allclose(ex._logits(params, ids, "rope", positions=np.arange(3.0)),
-                               ex._logits(params, ids, "rope"), atol=1e-12)
+    np.testing.assert_allclose(model._logits(params, ids, "rope", positions=np.arange(3.0)),
+                               model._logits(params, ids, "rope"), atol=1e-12)
 
 
 @pytest.mark.parametrize(

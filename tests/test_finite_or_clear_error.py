@@ -75,7 +75,10 @@ def _reversal(c):
 
 def _block(c):
     """One block of random weights, every matrix scaled by c.x (1e300 makes it overflow)."""
-    d = np.shape(c.X)[1] if np.ndim(c.X) == 2 else 2
+    try:  # the block's width from X, when X is a table; a ragged X is the block's to refuse
+        d = np.shape(c.X)[1] if np.ndim(c.X) == 2 else 2
+    except ValueError:
+        d = 2
     params = pa.init_encoder_params(d, 1, 3)
     with np.errstate(over="ignore"):  # inf weights are a bad input the block must refuse
         return {k: v * c.x if k.startswith("W") else v for k, v in params.items()}

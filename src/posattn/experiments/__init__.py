@@ -1,0 +1,220 @@
+"""Trained models: can training find a way around missing positions? (notebooks 09 and 10)
+
+One tiny model per positional scheme and seed, trained by AdamW, in five files of one idea each:
+
+- ``tasks``: the data (who bites whom, copy the first word, the probe's rows);
+- ``model``: the forward pass, the package's own kernels (attention, the schemes, RoPE's turn);
+- ``backward``: its gradients, written out (tests/test_autograd.py checks them);
+- ``training``: AdamW for every seed at once, and the accuracies;
+- ``probes``: does a head without positions know where each word is?
+
+and ``checks``, the door. The public functions below check their arguments once, then call the
+kernels. Two tasks: :func:`who_bites_whom` and :func:`length_generalisation` (with a ``remedy``
+that changes the positions a model sees, notebook 10). A third, :func:`position_probe`, reads a
+position out of every row of Y (notebook 10: does a model without positions know where it is?).
+"""
+
+import math
+
+import numpy as np
+
+from .._checks import check_choice, check_int, finite_result, quiet_overflow
+from ..positions import _check_scheme, _with_positions
+from .checks import (
+    MAX_ROW_LEN,
+    MAX_SEEDS,
+    REMEDIES,
+    _check_flag,
+    _check_fmt,
+    _check_numbers,
+    _check_params,
+    _check_remedy,
+    _check_row_length,
+    _check_seeds,
+)
+from .model import D, _unstack
+from .probes import PROBE_STEPS, _probe
+from .tasks import NOUNS, PROBE_LEN, START, VERBS, _noun_pairs, _rows, _sentences
+from .training import (
+    BATCH,
+    DECAYED,
+    LEARNING_RATE,
+    STEPS,
+    WEIGHT_DECAY,
+    _accuracy,
+    _step_size,
+    _train,
+)
+
+LOSS_EVERY = 5  # who_bites_whom measures the loss on the whole training set every 5 steps
+SEEDS = range(10)  # every result in notebook 09 is over these seeds
+READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
+
+__all__ = [  # the recipe's constants, from the files that use them, then the public functions
+    "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
+    "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_ROW_LEN", "REMEDIES", "LOSS_EVERY", "SEEDS",
+    "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
+    "length_generalisation", "position_probe", "position_probes", "climbs_back", "spread"]
+
+
+def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
+    """Ordered (subject, object) noun pairs split into "train", "test" and "mirrored".
+
+    12 unordered pairs are held out both ways round, so each one's mirror is in the test set
+    too ("mirrored"); 6 more are held out one way only: their mirror is a training pair.
+
+    >>> {k: len(v) for k, v in noun_pairs().items()}
+    {'train': 102, 'test': 30, 'mirrored': 24}
+    """
+    return _noun_pairs(check_int("seed", seed, minimum=0))
+
+
+def step_size(t: int, steps: int = STEPS) -> float:
+    """The cosine schedule: LEARNING_RATE at step 1, falling smoothly to 0 after the last step.
+
+    >>> [round(step_size(t, 4), 3) for t in (1, 2, 3, 4)]
+    [0.04, 0.034, 0.02, 0.006]
+    """
+    steps = check_int("steps", steps)
+    if check_int("t", t) > steps:
+        raise ValueError(f"t must be at most steps = {steps}, the last step; got t = {t}.")
+    return _step_size(t, steps)
+
+
+def who_bites_whom(scheme=None, seeds=SEEDS) -> dict:
+    """Train on "<noun> <verb> <noun>" -> the subject; test on held-out noun pairs, per seed.
+
+    Each key holds one entry per seed: train_accuracy, test_accuracy, mirrored_accuracy (test
+    sentences whose mirror image is in the test set too), loss (the loss on the whole training
+    set at steps 0, LOSS_EVERY, 2·LOSS_EVERY, …, STEPS) and params (the trained weights).
+    """
+    _check_scheme(scheme, {})  # the registry's own check, before any training starts
+    seeds = _check_seeds(seeds)
+    splits = [{k: _sentences(v) for k, v in _noun_pairs(s).items()} for s in seeds]
+    data = {k: [tuple(np.stack(a) for a in zip(*(split[k] for split in splits), strict=True))]
+            for k in splits[0]}  # split -> one group: ids (S, N, 3), labels (S, N)
+    params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3,
+                            seeds, every=LOSS_EVERY)
+    result = {f"{k}_accuracy": _accuracy(params, v, scheme) for k, v in data.items()}
+    return {**result, "loss": losses.tolist(),
+            "params": [_unstack(params, s) for s in range(len(seeds))]}
+
+
+def attention(params: dict, sentence: str, scheme=None) -> np.ndarray:
+    """A (n, n), one trained model's attention weights on a sentence of NOUNS and VERBS.
+
+    ``params`` is one seed's entry of who_bites_whom's "params"; the weights go through the
+    same kernel as :func:`attention_with_positions`, one sentence at a time.
+
+    >>> params = who_bites_whom(seeds=[0])["params"][0]
+    >>> attention(params, "dog bites man").shape
+    (3, 3)
+    """
+    _check_scheme(scheme, {})
+    if not isinstance(sentence, str) or not sentence.split():
+        raise TypeError(f"sentence must be a string of words, such as 'dog bites man'; got "
+                        f"{type(sentence).__name__} {sentence!r:.60}.")
+    words = sentence.split()
+    unknown = [w for w in words if w not in NOUNS + VERBS]
+    if unknown:
+        raise ValueError(f"sentence must use the words of NOUNS and VERBS; got {unknown}. "
+                         "Pick nouns from ex.NOUNS and verbs from ex.VERBS.")
+    embed, W_Q, W_K, W_V, *table = _check_params(params, scheme, len(words))
+    ids = [(NOUNS + VERBS).index(w) for w in words]
+    X = np.concatenate([embed[ids], np.ones((len(ids), 1))], axis=1)  # (n, d)
+    options = {"table": table[0]} if table else {}
+    with quiet_overflow():
+        _, A = _with_positions(X, W_Q, W_K, W_V, scheme, **options)
+    return finite_result("params", "attention", A)
+
+
+def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 16,
+                          seeds=SEEDS, readout: str = "mean", remedy=None) -> dict:
+    """Copy the first word: train on rows of 2 … train_max_len words, test on rows of test_len.
+
+    Each seed draws 400 training rows (the same number of each length) and 200 test rows.
+    ``readout`` "mean" pools the rows of Y by their mean, "last" reads the last row (as a causal
+    language model does). Returns train_accuracy and test_accuracy, one entry per seed. For
+    "learned" the table has max(train_max_len, test_len) rows; rows at positions
+    train_max_len and beyond are never used in training, so they keep their start.
+
+    ``remedy`` changes the positions, not the weights (both accuracies are measured at the
+    positions given in the test):
+
+    - "randomized" ("learned", "sinusoidal"; Ruoss et al. 2023): in training, each row of n
+      words gets n random positions of 0 … max(train_max_len, test_len) − 1, in order; the
+      test rows get 0 … test_len − 1, so no test position is new;
+    - "interpolation" ("rope"; Chen et al. 2023, without their short fine-tuning): trained as
+      usual, then a row of test_len words gets the positions p · train_max_len / test_len,
+      squeezed into the range seen in training.
+    """
+    _check_scheme(scheme, {})
+    _check_remedy(remedy, scheme)
+    seeds = _check_seeds(seeds)
+    train_max_len = _check_row_length("train_max_len", train_max_len)
+    test_len = _check_row_length("test_len", test_len)
+    check_choice("readout", readout, READOUTS)
+    lengths, vocab = range(2, train_max_len + 1), len(NOUNS)
+    per_seed = []
+    for s in seeds:
+        rng = np.random.default_rng([s, 2])  # the rows: their own stream
+        per_seed.append((_rows(rng, 400 // len(lengths), lengths, vocab),
+                         _rows(rng, 200, [test_len], vocab)))
+    train, test = ([tuple(np.stack(a) for a in zip(*groups, strict=True))
+                    for groups in zip(*(rows[k] for rows in per_seed), strict=True)]
+                   for k in (0, 1))  # per length: ids (S, N, n), labels (S, N)
+    params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, test_len), seeds,
+                       readout, randomized=remedy == "randomized")
+    squeezed = (np.arange(test_len) * (train_max_len / test_len)
+                if remedy == "interpolation" else None)  # (test_len,)
+    return {"train_accuracy": _accuracy(params, train, scheme, readout),
+            "test_accuracy": _accuracy(params, test, scheme, readout, squeezed)}
+
+
+def position_probe(causal: bool, seed: int = 0, start: bool = True) -> dict:
+    """Can one attention head without positions say where each word is? One seed.
+
+    Rows are a start token (or, with ``start=False``, a first noun whose row is not read),
+    then PROBE_LEN random nouns; the model (one head, no positional
+    scheme, the causal mask if ``causal``) reads each noun's row of Y through a linear layer
+    and names its position, 0 … PROBE_LEN − 1. Trained end to end (PROBE_STEPS AdamW steps,
+    400 rows); measured on 200 new rows. Returns train_accuracy, test_accuracy,
+    constant_accuracy (on rows of one noun repeated) and per_position (test accuracy at each
+    position). :func:`position_probes` trains several seeds side by side.
+
+    >>> sorted(position_probe(causal=True))
+    ['constant_accuracy', 'per_position', 'test_accuracy', 'train_accuracy']
+    """
+    causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
+    start = _check_flag("start", start, "True: rows open with a start token")
+    result = _probe(causal, [check_int("seed", seed, minimum=0)], start)
+    return {k: v[0] for k, v in result.items()}
+
+
+def position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dict:
+    """:func:`position_probe` for several seeds, trained side by side: one entry per seed."""
+    causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
+    start = _check_flag("start", start, "True: rows open with a start token")
+    return _probe(causal, _check_seeds(seeds), start)
+
+
+def climbs_back(loss) -> bool:
+    """True when a loss curve ends above 1.05 × its lowest value + 0.01: it rose again.
+
+    >>> [climbs_back(loss) for loss in ([2.5, 0.02, 0.3], [2.5, 0.02, 0.021], [2.5, 1.0, 1.04])]
+    [True, False, False]
+    """
+    loss = _check_numbers("loss", loss)
+    return loss[-1] > 1.05 * min(loss) + 0.01
+
+
+def spread(values, fmt: str = "{:.0%}") -> str:
+    """'mean (min–max)' of a list of numbers, each as ``fmt``: the way a result over seeds prints.
+
+    >>> spread([0.9, 1.0, 0.95])
+    '95% (90–100%)'
+    """
+    values, fmt = _check_numbers("values", values), _check_fmt(fmt)
+    mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
+    low, high = fmt.format(min(values)), fmt.format(max(values))
+    return f"{fmt.format(mean)} ({low.rstrip('%')}–{high})"

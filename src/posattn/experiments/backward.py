@@ -1,0 +1,65 @@
+"""The backward pass, written out beside the forward pass of ``model``.
+
+Attention's own backward pass is ``attention._attention_gradient``; tests/test_autograd.py checks
+every weight's gradient against finite differences, for every scheme, read-out and remedy.
+"""
+
+import numpy as np
+
+from ..attention import _attention_gradient, _softmax
+from ..positions import RELATIVE_CLIP, _relative_entries
+from ..rope import _rotate
+from .model import _by_seed, _cross_entropy, _forward, _one_hot, _output, _read
+
+
+def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
+    """The seeds' losses (S,) and the gradient of their sum for every weight: the backward pass.
+
+    Seed s's gradient is its own loss's. Backwards from the loss: the cross-entropy's gradient
+    for the logits is softmax(z) − one_hot(label), per row read; the output layer and the
+    read-out pass it to Y; attention's own backward pass (``_attention_gradient``) to Q, K, V
+    and the scores; RoPE turns it back by −p; then :func:`_input_gradients`.
+    tests/test_autograd.py checks every weight's gradient against finite differences.
+    """
+    f = _forward(params, ids, scheme, positions)
+    H = _by_seed(_read(f["Y"], readout))  # (S, N, d): the rows read, N per seed
+    z, y = _output(params, H), labels.reshape(len(H), -1)  # (S, N, classes), (S, N)
+    dz = (_softmax(z) - _one_hot(y, z.shape[-1])) / y.shape[1]  # (S, N, classes)
+    dH = dz @ params["W_out"].swapaxes(-1, -2)  # (S, N, d)
+    dQ, dK, dV, dS = _attention_gradient(f["Q"], f["K"], f["V"], f["A"],
+                                         _read_gradient(dH, f["Y"].shape, readout))
+    if scheme == "rope":  # a turn by p is undone by the turn by −p (its transpose)
+        dQ, dK = _rotate(dQ, -f["p"]), _rotate(dK, -f["p"])
+    return _cross_entropy(z, y), {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1),
+                                  **_input_gradients(params, f, ids, dQ, dK, dV, dS, scheme)}
+
+
+def _read_gradient(dH, shape, readout: str):
+    """∂L/∂Y (shape (S, B, n, d)) from ∂L/∂H (S, N, d), H what :func:`_read` read of Y."""
+    S, B, n, d = shape
+    if readout == "mean":  # every row of Y gets 1/n of its mean's gradient
+        return np.broadcast_to(dH.reshape(S, B, 1, d) / n, shape)
+    dY = np.zeros(shape)  # the rows read get theirs, the others none
+    read = (slice(1, None) if readout == "rows" else -1)  # rows 1 … n − 1, or the last
+    dY[..., read, :] = dH.reshape(dY[..., read, :].shape)
+    return dY
+
+
+def _input_gradients(params: dict, f: dict, ids, dQ, dK, dV, dS, scheme) -> dict:
+    """The gradients of W_Q, W_K, W_V (Q, K, V = X W), of the embeddings (X = [e, 1] + E) and of
+    a scheme's table: a learned E sums the gradients at its rows, a relative b at its entries."""
+    X, (S, _, n, _) = f["X"], f["X"].shape
+    grads, dX = {}, 0.0
+    for name, dZ in (("W_Q", dQ), ("W_K", dK), ("W_V", dV)):  # Z = X W
+        grads[name] = _by_seed(X).swapaxes(-1, -2) @ _by_seed(dZ)  # Σ over all rows: (S, d, d)
+        dX = dX + dZ @ params[name][:, None].swapaxes(-1, -2)  # (S, B, n, d)
+    words = _by_seed(_one_hot(ids, len(params["embed"][0])))  # (S, B·n, words)
+    grads["embed"] = words.swapaxes(-1, -2) @ _by_seed(dX[..., :-1])  # X's last column is 1
+    if scheme == "learned":  # E's row p gets the gradient of every word at position p
+        at = _by_seed(_one_hot(np.broadcast_to(f["p"], ids.shape), params["table"].shape[1]))
+        grads["table"] = at.swapaxes(-1, -2) @ _by_seed(dX)  # (S, max_len, d)
+    if scheme == "relative":  # b's entry o gets the gradient of every score at offset o
+        entries = _relative_entries(n, RELATIVE_CLIP).ravel()  # (n·n,)
+        grads["table"] = (dS.sum(axis=1).reshape(S, n * n)
+                          @ _one_hot(entries, 2 * RELATIVE_CLIP + 1))  # (S, 2k + 1)
+    return grads

@@ -1,0 +1,108 @@
+"""The door of the experiments: each public function's arguments checked once, here and through
+the package's ``_checks`` (and ``positions._check_scheme``), before any kernel runs."""
+
+import numpy as np
+
+from .._checks import as_matrix, check_choice, check_even, check_finite, check_int, real_array
+from ..positions import RELATIVE_CLIP
+from .tasks import NOUNS, VERBS
+
+MAX_SEEDS = 1000  # seeds train side by side: 10 take about a second per scheme
+MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
+REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
+
+
+def _check_seeds(seeds) -> list[int]:
+    """A non-empty list of at most MAX_SEEDS seeds, each an integer ≥ 0 (a range is fine)."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple, range)):
+        raise TypeError(f"seeds must be a list of integers (one seed: seeds=[3]); got "
+                        f"{type(seeds).__name__} {seeds!r:.60}.")
+    if not seeds:
+        raise ValueError("seeds must be a non-empty list of integers; got an empty one.")
+    if len(seeds) > MAX_SEEDS:
+        raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds, each of which trains its "
+                         f"own model; got {len(seeds):,}. Use fewer seeds: 10 show the spread.")
+    return [check_int("seeds[i]", s, minimum=0) for s in seeds]
+
+
+def _check_row_length(name: str, value) -> int:
+    """A row length of 2 to MAX_ROW_LEN words."""
+    if check_int(name, value, minimum=2) > MAX_ROW_LEN:
+        raise ValueError(f"{name} must be at most {MAX_ROW_LEN}; got {value}. Longer rows make "
+                         "the training slow: keep them short.")
+    return value
+
+
+def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
+    """One seed's trained weights: embed (words, d − 1), W_Q, W_K, W_V (d, ·), and the table:
+    (≥ n, d) for "learned", (2 RELATIVE_CLIP + 1,) for "relative"."""
+    keys = ["embed", "W_Q", "W_K", "W_V"] + (["table"] if scheme in ("learned", "relative")
+                                             else [])
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be one seed's weights, a dict such as "
+                        f"who_bites_whom(scheme)['params'][0]; got {type(params).__name__} "
+                        f"{params!r:.60}.")
+    missing = [k for k in keys if k not in params]
+    if missing:
+        raise ValueError(f"params must hold the weights {', '.join(keys)} for scheme {scheme!r}; "
+                         f"got no {', '.join(missing)}. Pass an entry of the 'params' of "
+                         "who_bites_whom trained with this scheme.")
+    embed = as_matrix("params['embed']", params["embed"], (len(NOUNS) + len(VERBS), "d − 1"),
+                      " (one row per word of NOUNS and VERBS)")
+    d = embed.shape[1] + 1  # X adds a column of 1s
+    W_Q = as_matrix("params['W_Q']", params["W_Q"], (d, "d_k"), f" to match X's {d} features")
+    W_K = as_matrix("params['W_K']", params["W_K"], W_Q.shape, ", the shape of W_Q")
+    W_V = as_matrix("params['W_V']", params["W_V"], (d, "d_v"), f" to match X's {d} features")
+    if scheme == "rope":
+        check_even("params['W_Q']", W_Q.shape[1], " (q and k are turned pair by pair)")
+    if scheme == "relative":
+        return embed, W_Q, W_K, W_V, as_matrix("params['table']", params["table"], (
+            2 * RELATIVE_CLIP + 1,), f", one bias per offset −{RELATIVE_CLIP} … {RELATIVE_CLIP}")
+    if scheme != "learned":
+        return embed, W_Q, W_K, W_V
+    table = as_matrix("params['table']", params["table"], ("max_len", d), f" to match X's {d} "
+                      "features")
+    if n > len(table):
+        raise ValueError(f"sentence must have at most {len(table)} words, the rows of the learned "
+                         f"table in params; got {n} words. A learned table knows no position it "
+                         "never saw: use a shorter sentence.")
+    return embed, W_Q, W_K, W_V, table
+
+
+def _check_numbers(name: str, values) -> list[float]:
+    """A non-empty 1-D list of finite numbers, as Python floats."""
+    array = real_array(name, values)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty list of numbers; got shape {array.shape}.")
+    return check_finite(name, array, "Give finite numbers.").tolist()
+
+
+def _check_fmt(fmt) -> str:
+    """A format string for one number, such as "{:.0%}"."""
+    try:
+        ok = isinstance(fmt, str) and isinstance(fmt.format(0.5), str)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        ok = False
+    if not ok:
+        raise ValueError(f"fmt must be a format string for one number, such as '{{:.0%}}' or "
+                         f"'{{:.3f}}'; got {fmt!r:.60}.")
+    return fmt
+
+
+def _check_remedy(remedy, scheme) -> None:
+    """None, or a remedy of REMEDIES that applies to the scheme."""
+    if remedy is None:
+        return
+    check_choice("remedy", remedy, tuple(REMEDIES))
+    if scheme not in REMEDIES[remedy]:
+        schemes = " and ".join(map(repr, REMEDIES[remedy]))
+        raise ValueError(f"remedy {remedy!r} changes the positions of {schemes} only; got scheme "
+                         f"{scheme!r}. Use remedy=None with this scheme.")
+
+
+def _check_flag(name: str, value, meaning: str) -> bool:
+    """True or False (a numpy bool too), nothing else."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False ({meaning}); got {type(value).__name__} "
+                        f"{value!r:.60}.")
+    return bool(value)

@@ -1,0 +1,125 @@
+"""The model: embeddings, one attention head with a positional scheme, a read-out, a linear layer.
+
+    X = token embeddings (S, B, n, d)    Y, A = attention of X with the scheme's positions
+    logits = what the read-out takes of Y @ W_out + b      loss = cross-entropy of softmax(logits)
+
+The last column of X is a constant 1: a bias row for W_Q, W_K and W_V, as real layers have.
+S seeds run side by side, each with its own weights stacked on the leading axis. The forward
+pass is the package's own kernels (attention, the schemes, RoPE's turn); ``backward`` holds
+its gradients.
+"""
+
+import math
+
+import numpy as np
+
+from ..attention import _attention, _project
+from ..positions import RELATIVE_CLIP, SCHEMES, _sinusoids
+from ..rope import _rotate
+
+D = 12  # the width d of X and of Q, K, V
+
+
+def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
+    """One seed's small random weights: entries of X and of Q, K, V start of order 1."""
+    scale = 1.0 / math.sqrt(D)
+    params = {"embed": rng.normal(0.0, 1.0, (vocab, D - 1)),  # (vocab, d − 1); X adds a 1
+              "W_out": rng.normal(0.0, scale, (D, classes)), "b": np.zeros(classes)}
+    for name in ("W_Q", "W_K", "W_V"):
+        params[name] = rng.normal(0.0, scale, (D, D))  # (d, d)
+    if scheme == "learned":  # the same spread as learned_positions; rows never used get no gradient
+        params["table"] = rng.normal(0.0, 1.0 / math.sqrt(2.0), (max_len, D))  # (max_len, d)
+    if scheme == "relative":  # one bias per offset −k … k, the spread of the scores at the start
+        params["table"] = rng.normal(0.0, scale, 2 * RELATIVE_CLIP + 1)  # (2k + 1,)
+    return params
+
+
+def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
+    """The forward pass for ids (S, B, n): seed s's sentences through seed s's weights.
+
+    Returns X (the rows attention reads, positions added), Q, K, V, A and Y, (S, B, ·, ·) each,
+    and p, the positions a table or RoPE used (None for the other schemes).
+    A position enters in one of three places: the input X + E ("learned", "sinusoidal"), q and
+    k turned by p ("rope"), or a mask and a bias on the scores (the registry's other schemes).
+    ``positions`` None: the scheme's own positions 0 … n − 1. Otherwise the positions each
+    word is given instead (a remedy): (S, B, n) whole numbers below the table's length for
+    "learned", any real numbers for "sinusoidal"; (n,) real numbers for "rope".
+    """
+    S, _, n = ids.shape
+    seed = np.arange(S)[:, None, None]  # (S, 1, 1): each seed looks up its own embeddings
+    X = np.concatenate([params["embed"][seed, ids], np.ones((*ids.shape, 1))], axis=-1)
+    W = [params[k][:, None] for k in ("W_Q", "W_K", "W_V")]  # (S, 1, d, d): one per seed
+    p = None
+    if scheme in ("learned", "rope"):
+        p = np.arange(n) if positions is None else positions
+    if scheme == "learned":  # X + E[:n], with seed s's own table E
+        X = X + (params["table"][:, None, :n] if positions is None
+                 else params["table"][seed, positions])
+    if scheme == "sinusoidal":  # X + E_p, at positions 0 … n − 1 or at the given ones
+        X = X + _sinusoids(np.arange(n) if positions is None else positions, D)
+    mask = bias = None
+    if scheme in (None, "learned", "sinusoidal", "rope"):
+        Q, K, V = _project(X, *W)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
+    elif scheme == "relative":  # the scheme's bias b[clip(j − i)], with seed s's own table b
+        Q, K, V, mask, bias = SCHEMES[scheme](X, *W, table=params["table"][:, None],
+                                              max_distance=RELATIVE_CLIP)  # bias (S, 1, n, n)
+    else:
+        Q, K, V, mask, bias = SCHEMES[scheme](X, *W)
+    if scheme == "rope":  # q_i and k_j turned by their positions
+        Q, K = _rotate(Q, p), _rotate(K, p)
+    Y, A = _attention(Q, K, V, mask, bias)
+    return {"X": X, "Q": Q, "K": K, "V": V, "A": A, "Y": Y, "p": p}
+
+
+def _read(Y, readout: str = "mean"):
+    """What the classifier reads of Y (S, B, n, d): the mean of its rows, its last row (S, B, d),
+    or ("rows") every row but the first, the start token's (S, B, n − 1, d)."""
+    if readout == "rows":
+        return Y[..., 1:, :]
+    return Y.mean(axis=-2) if readout == "mean" else Y[..., -1, :]
+
+
+def _output(params: dict, H):
+    """Class scores z = H W_out + b for the rows H (S, N, d) read: (S, N, classes)."""
+    return H @ params["W_out"] + params["b"][:, None]
+
+
+def _logits(params: dict, ids, scheme=None, readout: str = "mean", positions=None):
+    """Class scores (S, B, classes) from the mean of Y's rows, or from its last row;
+    readout "rows": scores for every row but the first, (S, B, n − 1, classes)."""
+    H = _read(_forward(params, ids, scheme, positions)["Y"], readout)
+    return _output(params, _by_seed(H)).reshape(*H.shape[:-1], -1)
+
+
+def _log_sum_exp(z):
+    """log Σ_c exp(z_c) over the last axis, as top + log Σ_c exp(z_c − top): no overflow."""
+    top = np.max(z, axis=-1, keepdims=True)
+    return top[..., 0] + np.log(np.sum(np.exp(z - top), axis=-1))
+
+
+def _losses(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
+    """Each seed's mean cross-entropy −log softmax(logits)[label], (S,); labels (S, B), or
+    (S, B, n − 1) for readout "rows" (one label per row read)."""
+    return _cross_entropy(_logits(params, ids, scheme, readout, positions), labels)
+
+
+def _cross_entropy(z, labels):
+    """Each seed's mean of log Σ_c exp(z_c) − z_label over its rows: z (S, …, classes), labels
+    (S, …)."""
+    picked = np.take_along_axis(z, labels[..., None], axis=-1)[..., 0]  # z[label]
+    return (_log_sum_exp(z) - picked).reshape(len(z), -1).mean(axis=1)
+
+
+def _one_hot(index, size: int):
+    """(..., size): 1.0 where the last axis equals index, 0.0 elsewhere."""
+    return (np.asarray(index)[..., None] == np.arange(size)).astype(np.float64)
+
+
+def _by_seed(M):
+    """(S, ..., k) -> (S, N, k): every row of seed s, one after another."""
+    return M.reshape(len(M), -1, M.shape[-1])
+
+
+def _unstack(params: dict, s: int) -> dict:
+    """Seed s's weights out of the stacked ones."""
+    return {k: v[s] for k, v in params.items()}

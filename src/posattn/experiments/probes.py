@@ -1,0 +1,34 @@
+"""The position probe: can one attention head without positions say where each word is?"""
+
+import numpy as np
+
+from .model import _logits
+from .tasks import NOUNS, PROBE_LEN, _probe_rows
+from .training import _train
+
+PROBE_STEPS = 200  # AdamW steps of the probe, trained end to end
+
+
+def _probe_hits(params: dict, ids, labels, scheme) -> np.ndarray:
+    """(S, B, PROBE_LEN): True where the probe names a word's position right."""
+    return np.argmax(_logits(params, ids, scheme, "rows"), axis=-1) == labels
+
+
+def _probe(causal: bool, seeds, start: bool = True) -> dict:
+    """Train the probe on seeds side by side; accuracies per seed (and per position)."""
+    scheme, per_seed, vocab = ("causal" if causal else None), [], len(NOUNS)
+    for s in seeds:
+        rng = np.random.default_rng([s, 4])  # the rows: their own stream
+        per_seed.append([_probe_rows(rng, 400, vocab, start=start),
+                         _probe_rows(rng, 200, vocab, start=start),
+                         _probe_rows(rng, 200, vocab, constant=True, start=start)])
+    train, test, constant = ((np.stack([rows[k][0] for rows in per_seed]),
+                              np.stack([rows[k][1] for rows in per_seed])) for k in range(3))
+    params, _ = _train([train], scheme, PROBE_LEN, len(NOUNS) + 1, 1 + PROBE_LEN, seeds,
+                       "rows", steps=PROBE_STEPS)
+    hits = {k: _probe_hits(params, *rows, scheme)
+            for k, rows in (("train", train), ("test", test), ("constant", constant))}
+    return {"train_accuracy": hits["train"].mean(axis=(1, 2)).tolist(),
+            "test_accuracy": hits["test"].mean(axis=(1, 2)).tolist(),
+            "constant_accuracy": hits["constant"].mean(axis=(1, 2)).tolist(),
+            "per_position": hits["test"].mean(axis=1).tolist()}
