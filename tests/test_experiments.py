@@ -35,6 +35,46 @@ def test_order_aware_schemes_learn_who_bites_whom_on_held_out_pairs_on_every_see
     assert min(results[scheme]["mirrored_accuracy"]) >= 0.95
 
 
+@pytest.fixture(scope="module")
+def held_out():
+    """who_bites_whom for every scheme on seeds 10-29, which the recipe was never tuned on."""
+    return {scheme: ex.who_bites_whom(scheme, seeds=ex.HELD_OUT) for scheme in SCHEMES_AND_NONE}
+
+
+@pytest.mark.parametrize("scheme", BLIND)
+def test_on_held_out_seeds_too_a_blind_mean_pooled_model_is_at_most_half_right_on_mirrored_pairs(
+        held_out, scheme):
+    assert max(held_out[scheme]["mirrored_accuracy"]) <= 0.5
+
+
+@pytest.mark.parametrize("scheme", [*ORDER_AWARE, "relative"])
+def test_on_held_out_seeds_too_order_aware_schemes_learn_who_bites_whom(held_out, scheme):
+    assert min(held_out[scheme]["test_accuracy"]) >= 0.95
+    assert min(held_out[scheme]["mirrored_accuracy"]) >= 0.95
+    assert not any(map(ex.climbs_back, held_out[scheme]["loss"]))
+
+
+@pytest.mark.parametrize("seeds", [ex.SEEDS, ex.HELD_OUT], ids=["seeds 0-9", "held out 10-29"])
+def test_the_read_out_lets_position_in_no_positions_and_the_last_row_beats_90_percent_mirrored(
+        seeds):
+    """No scheme at all: reading the last row (a slot) instead of the mean, the model tells a
+    sentence from its mirror; the mean-pooled one cannot (notebooks 04, 06 and 09)."""
+    last = ex.who_bites_whom(None, seeds=seeds, readout="last")
+    assert np.mean(last["mirrored_accuracy"]) > 0.9
+    assert min(last["mirrored_accuracy"]) > 0.5  # above the mean-pooled bound on every seed
+    assert min(last["train_accuracy"]) > 0.95  # it fits the sentences the mean cannot
+
+
+def test_the_last_row_read_out_is_trained_and_measured_on_the_last_row(results):
+    """The same seed and scheme, another read-out: other weights, other logits."""
+    last = ex.who_bites_whom(None, seeds=[0], readout="last")
+    assert not np.allclose(last["params"][0]["W_out"], results[None]["params"][0]["W_out"])
+    ids, labels = tasks._sentences(ex.noun_pairs(0)["train"])
+    stacked = {k: v[None] for k, v in last["params"][0].items()}
+    right = np.argmax(model._logits(stacked, ids[None], None, "last"), axis=-1)[0] == labels
+    assert last["train_accuracy"][0] == pytest.approx(right.mean())
+
+
 @pytest.mark.parametrize("scheme", ORDER_AWARE)
 def test_the_loss_of_an_order_aware_model_does_not_climb_back_on_any_seed(results, scheme):
     losses = results[scheme]["loss"]
@@ -266,6 +306,8 @@ def test_spread_prints_the_mean_and_the_range():
         (lambda: ex.length_generalisation(readout="first"), ValueError,
          "readout must be one of 'mean', 'last'; got 'first'"),
         (lambda: ex.noun_pairs(seed=True), TypeError, "seed must be an integer; got bool"),
+        (lambda: ex.who_bites_whom(None, readout="rows"), ValueError,
+         "readout must be one of 'mean', 'last'; got 'rows'"),
         (lambda: ex.who_bites_whom(None, seeds=range(10**12)), ValueError,
          "seeds must hold at most 1,000 seeds, each of which trains its own model; got "
          "1,000,000,000,000"),
@@ -318,6 +360,28 @@ def probes():
     """position_probes for both models on seeds 0-9, and the causal one without a start token."""
     return {"bidirectional": ex.position_probes(False), "causal": ex.position_probes(True),
             "no start": ex.position_probes(True, start=False)}
+
+
+@pytest.mark.parametrize("seeds", [ex.SEEDS, ex.HELD_OUT], ids=["seeds 0-9", "held out 10-29"])
+def test_relative_schemes_name_absolute_positions_at_the_edges_of_a_finite_row(seeds):
+    """Offsets only, yet on a finite row the set of offsets differs by position, and a start
+    token turns each offset into a position (notebooks 08 and 10): far above 1 in 16."""
+    chance = 1 / ex.PROBE_LEN
+    for scheme in ex.PROBE_SCHEMES:
+        named = ex.position_probes(False, seeds=seeds, scheme=scheme)["test_accuracy"]
+        assert np.mean(named) > 5 * chance, scheme
+    edges_only = ex.position_probes(False, seeds=seeds, start=False, scheme="rope")
+    assert min(edges_only["test_accuracy"]) > 3 * chance  # no start token: the two ends alone
+
+
+def test_a_probe_with_a_scheme_trains_that_scheme(monkeypatch):
+    seen = []
+    real = ex._probe
+    monkeypatch.setattr(ex, "_probe", lambda scheme, *a: seen.append(scheme) or real(scheme, *a))
+    ex.position_probe(False, seed=0, scheme="alibi_symmetric")
+    ex.position_probe(True, seed=0)
+    ex.position_probe(False, seed=0)
+    assert seen == ["alibi_symmetric", "causal", None]
 
 
 def test_a_bidirectional_model_without_positions_is_at_chance_on_constant_rows(probes):
@@ -424,6 +488,10 @@ def test_the_positions_a_remedy_gives_reach_the_schemes_kernels():
         (lambda: ex.position_probe(True, seed=-1), ValueError, "seed must be at least 0"),
         (lambda: ex.position_probes(False, seeds=[]), ValueError, "seeds must be a non-empty"),
         (lambda: ex.position_probes(False, start=1), TypeError, "start must be True or False"),
+        (lambda: ex.position_probes(False, scheme="learned"), ValueError,
+         "scheme must be one of 'rope', 'relative', 'alibi', 'alibi_symmetric'; got 'learned'"),
+        (lambda: ex.position_probe(True, scheme="rope"), ValueError,
+         "causal must be False with scheme 'rope': the scheme brings its own mask"),
     ],
 )
 def test_bad_arguments_of_notebook_10s_experiments_get_the_series_messages(call, error, message):

@@ -47,12 +47,15 @@ from .training import (
 )
 
 LOSS_EVERY = 5  # who_bites_whom measures the loss on the whole training set every 5 steps
-SEEDS = range(10)  # every result in notebook 09 is over these seeds
+SEEDS = range(10)  # every result in notebook 09 is over these seeds; the recipe was tuned on them
+HELD_OUT = range(10, 30)  # seeds the recipe never saw: the claims are checked on them too
 READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
+PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 
 __all__ = [  # the recipe's constants, from the files that use them, then the public functions
     "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
     "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_ROW_LEN", "REMEDIES", "LOSS_EVERY", "SEEDS",
+    "HELD_OUT", "PROBE_SCHEMES",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
     "length_generalisation", "position_probe", "position_probes", "climbs_back", "spread"]
 
@@ -81,21 +84,25 @@ def step_size(t: int, steps: int = STEPS) -> float:
     return _step_size(t, steps)
 
 
-def who_bites_whom(scheme=None, seeds=SEEDS) -> dict:
+def who_bites_whom(scheme=None, seeds=SEEDS, readout: str = "mean") -> dict:
     """Train on "<noun> <verb> <noun>" -> the subject; test on held-out noun pairs, per seed.
 
+    ``readout`` is what the classifier reads of Y: "mean" pools its rows (an order-free
+    read-out: with no positions the model is then blind to order), "last" reads the row of the
+    last word (a read-out that picks a slot, and so lets position in).
     Each key holds one entry per seed: train_accuracy, test_accuracy, mirrored_accuracy (test
     sentences whose mirror image is in the test set too), loss (the loss on the whole training
     set at steps 0, LOSS_EVERY, 2·LOSS_EVERY, …, STEPS) and params (the trained weights).
     """
     _check_scheme(scheme, {})  # the registry's own check, before any training starts
     seeds = _check_seeds(seeds)
+    check_choice("readout", readout, READOUTS)
     splits = [{k: _sentences(v) for k, v in _noun_pairs(s).items()} for s in seeds]
     data = {k: [tuple(np.stack(a) for a in zip(*(split[k] for split in splits), strict=True))]
             for k in splits[0]}  # split -> one group: ids (S, N, 3), labels (S, N)
     params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3,
-                            seeds, every=LOSS_EVERY)
-    result = {f"{k}_accuracy": _accuracy(params, v, scheme) for k, v in data.items()}
+                            seeds, readout, every=LOSS_EVERY)
+    result = {f"{k}_accuracy": _accuracy(params, v, scheme, readout) for k, v in data.items()}
     return {**result, "loss": losses.tolist(),
             "params": [_unstack(params, s) for s in range(len(seeds))]}
 
@@ -171,31 +178,44 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
             "test_accuracy": _accuracy(params, test, scheme, readout, squeezed)}
 
 
-def position_probe(causal: bool, seed: int = 0, start: bool = True) -> dict:
-    """Can one attention head without positions say where each word is? One seed.
+def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None) -> dict:
+    """Can one attention head say where each word is? One seed.
 
     Rows are a start token (or, with ``start=False``, a first noun whose row is not read),
-    then PROBE_LEN random nouns; the model (one head, no positional
-    scheme, the causal mask if ``causal``) reads each noun's row of Y through a linear layer
-    and names its position, 0 … PROBE_LEN − 1. Trained end to end (PROBE_STEPS AdamW steps,
-    400 rows); measured on 200 new rows. Returns train_accuracy, test_accuracy,
-    constant_accuracy (on rows of one noun repeated) and per_position (test accuracy at each
-    position). :func:`position_probes` trains several seeds side by side.
+    then PROBE_LEN random nouns; the model (one head, no positional scheme, the causal mask if
+    ``causal``) reads each noun's row of Y through a linear layer and names its position,
+    0 … PROBE_LEN − 1. Trained end to end (PROBE_STEPS AdamW steps, 400 rows); measured on 200
+    new rows. ``scheme``: one of PROBE_SCHEMES instead of no positions (with its own mask, so
+    ``causal`` stays False): do offsets alone, on a finite row, name absolute positions?
+    Returns train_accuracy, test_accuracy, constant_accuracy (on rows of one noun repeated)
+    and per_position (test accuracy at each position). :func:`position_probes` trains several
+    seeds side by side.
 
     >>> sorted(position_probe(causal=True))
     ['constant_accuracy', 'per_position', 'test_accuracy', 'train_accuracy']
     """
+    chosen, start = _check_probe(causal, start, scheme)
+    return {k: v[0] for k, v in _probe(chosen, [check_int("seed", seed, minimum=0)],
+                                       start).items()}
+
+
+def _check_probe(causal, start, scheme):
+    """The scheme the probe's head uses (None, "causal", or one of PROBE_SCHEMES), and start."""
     causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
     start = _check_flag("start", start, "True: rows open with a start token")
-    result = _probe(causal, [check_int("seed", seed, minimum=0)], start)
-    return {k: v[0] for k, v in result.items()}
+    if scheme is None:
+        return ("causal" if causal else None), start
+    check_choice("scheme", scheme, PROBE_SCHEMES)
+    if causal:
+        raise ValueError(f"causal must be False with scheme {scheme!r}: the scheme brings its own "
+                         "mask (\"alibi\" is causal, the others bidirectional); got causal=True.")
+    return scheme, start
 
 
-def position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dict:
+def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None) -> dict:
     """:func:`position_probe` for several seeds, trained side by side: one entry per seed."""
-    causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
-    start = _check_flag("start", start, "True: rows open with a start token")
-    return _probe(causal, _check_seeds(seeds), start)
+    chosen, start = _check_probe(causal, start, scheme)
+    return _probe(chosen, _check_seeds(seeds), start)
 
 
 def climbs_back(loss) -> bool:

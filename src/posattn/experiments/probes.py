@@ -1,4 +1,8 @@
-"""The position probe: can one attention head without positions say where each word is?"""
+"""The position probe: can one attention head say where each word is, from its output rows?
+
+With no scheme (and with or without the causal mask) it asks whether a head without positions
+knows where it is; with a relative scheme ("rope", "relative", "alibi", "alibi_symmetric") it
+asks whether offsets alone, on a finite row, give away absolute position (notebook 10)."""
 
 import numpy as np
 
@@ -14,9 +18,9 @@ def _probe_hits(params: dict, ids, labels, scheme) -> np.ndarray:
     return np.argmax(_logits(params, ids, scheme, "rows"), axis=-1) == labels
 
 
-def _probe(causal: bool, seeds, start: bool = True) -> dict:
+def _probe(scheme, seeds, start: bool = True) -> dict:
     """Train the probe on seeds side by side; accuracies per seed (and per position)."""
-    scheme, per_seed, vocab = ("causal" if causal else None), [], len(NOUNS)
+    per_seed, vocab = [], len(NOUNS)
     for s in seeds:
         rng = np.random.default_rng([s, 4])  # the rows: their own stream
         per_seed.append([_probe_rows(rng, 400, vocab, start=start),
