@@ -353,6 +353,80 @@ def test_accuracy_counts_every_sentence_once_across_lengths():
     assert training._accuracy(params, groups, None) == [float(np.mean(r)) for r in right]
 
 
+# ---- notebook 09, section 6: length as a curve, on two tasks -------------------------------------
+
+@pytest.fixture(scope="module")
+def curves():
+    """length_curves on the held-out seeds 10-29, for the schemes 09's conclusions name."""
+    return {(scheme, task): ex.length_curves(scheme, task, seeds=ex.HELD_OUT)
+            for scheme in (None, "learned", "alibi", "alibi_symmetric", "causal", "relative")
+            for task in ex.TASKS}
+
+
+def _at_32(curves, scheme, task):
+    return np.mean(curves[scheme, task]["test_accuracy"][32])
+
+
+def test_on_held_out_seeds_absolute_positions_hold_a_place_counted_from_the_start(curves):
+    learned = _at_32(curves, "learned", "first")
+    assert learned > _at_32(curves, "relative", "first") + 0.2
+    assert learned > _at_32(curves, "alibi", "first") + 0.2
+    assert learned > 4 * _at_32(curves, "learned", "before_last")  # and not one from the end
+
+
+def test_on_held_out_seeds_offsets_hold_a_place_counted_from_the_end(curves):
+    assert _at_32(curves, "relative", "before_last") >= 0.9
+    assert _at_32(curves, "alibi", "before_last") > 2 * _at_32(curves, "learned", "before_last")
+    assert _at_32(curves, "relative", "before_last") > _at_32(curves, "relative", "first") + 0.4
+
+
+def test_read_at_the_last_row_a_causal_head_is_a_model_without_positions(curves):
+    """The last row sees every key, so neither the mask nor |i - j| versus i - j changes what
+    the loss reads: the same training, the same numbers (09's presenter notes)."""
+    assert curves["causal", "before_last"] == curves[None, "before_last"]
+    assert curves["alibi", "before_last"] == curves["alibi_symmetric", "before_last"]
+    assert curves["causal", "first"] != curves[None, "first"]  # the mean read-out sees the mask
+
+
+def test_the_two_tasks_label_the_same_rows_by_the_first_word_and_the_word_before_the_last():
+    first = tasks._rows(np.random.default_rng([3, 2]), 5, [2, 6], 12, "first")
+    before = tasks._rows(np.random.default_rng([3, 2]), 5, [2, 6], 12, "before_last")
+    for (ids, label), (same, other) in zip(first, before, strict=True):
+        np.testing.assert_array_equal(ids, same)
+        np.testing.assert_array_equal(label, ids[:, 0])
+        np.testing.assert_array_equal(other, ids[:, -2])
+
+
+def test_length_curves_train_once_and_test_every_length_on_every_seed(monkeypatch):
+    seen = []
+    real = ex._train
+    monkeypatch.setattr(ex, "_train", lambda *a, **k: seen.append(a[4]) or real(*a, **k))
+    r = ex.length_curves("learned", "first", test_lens=[4, 20], seeds=[0, 7])
+    assert seen == [20]  # one training, the table as long as the longest test row
+    assert sorted(r) == ["test_accuracy", "train_accuracy"]
+    assert list(r["test_accuracy"]) == [4, 20] and len(r["train_accuracy"]) == 2
+    assert all(len(v) == 2 and all(0 <= a <= 1 for a in v) for v in r["test_accuracy"].values())
+    again = ex.length_curves("learned", "first", test_lens=[4, 20], seeds=[7])
+    assert again["test_accuracy"][20] == [r["test_accuracy"][20][1]]  # seed 7 alone: the same
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: ex.length_curves(task="middle"), ValueError,
+     "task must be one of 'first', 'before_last'; got 'middle'"),
+    (lambda: ex.length_curves(test_lens=[]), ValueError,
+     "test_lens must be a non-empty list of distinct row lengths; got"),
+    (lambda: ex.length_curves(test_lens=[8, 8]), ValueError, "distinct row lengths"),
+    (lambda: ex.length_curves(test_lens=[8, 100]), ValueError,
+     r"test_lens\[i\] must be at most 64"),
+    (lambda: ex.length_curves(test_lens=16), TypeError, "test_lens must be a list of row lengths"),
+    (lambda: ex.length_curves(readout="rows"), ValueError, "readout must be one of 'mean', 'last'"),
+    (lambda: ex.length_curves("bogus"), ValueError, "scheme must be one of"),
+])
+def test_length_curves_check_their_arguments_in_the_series_template(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
 # ---- notebook 10: where position hides ---------------------------------------------------------
 
 @pytest.fixture(scope="module")

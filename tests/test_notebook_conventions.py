@@ -191,6 +191,22 @@ def test_reading_time_fits_a_course():
     assert sum(minutes.values()) <= 170, minutes
 
 
+def test_the_minutes_the_series_states_are_the_minutes_it_measures():
+    """00's route, the README's table and their totals say each notebook's reading time as this
+    file's reading_minutes computes it, rounded: one number, computed, never typed twice."""
+    minutes = {name[:2]: reading_minutes(load(name)) for name in SERIES}
+    explorer = round(sum(m for number, m in minutes.items() if number <= "05"))
+    door = "\n".join(source(c) for c in load(SERIES[0])["cells"] if c["cell_type"] == "markdown")
+    readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    for where, text in (("00", door), ("README", readme)):
+        rows = dict(re.findall(r"^\| (\d\d) \| \[.*\| (\d+) \|$", text, re.M))
+        assert rows == {n: str(round(m)) for n, m in minutes.items()}, where
+    assert re.search(rf"\(00–05, about {explorer} minutes\)", door)
+    assert re.search(rf"about {round(sum(minutes.values()))} in all", door)
+    assert (f"Up to the explorer: {explorer} minutes; the whole series: "
+            f"{round(sum(minutes.values()))} minutes") in readme
+
+
 NOTES_LABEL = "> **Presenter notes.**"
 
 

@@ -123,6 +123,33 @@ def test_loss_bands_draw_the_mean_over_seeds_and_a_band_from_lowest_to_highest()
     plt.close(ax.figure)
 
 
+def test_accuracy_bands_draw_the_mean_over_seeds_a_band_and_the_reference_against_length():
+    curves = {"rope": [[1.0, 0.5], [0.8, 0.1]], "none": [[0.2, 0.2], [0.3, 0.1]]}
+    ax = plotting.accuracy_bands(curves, [8, 32], reference=(1 / 12, "guessing"),
+                                 dashed=("none",))
+    rope, none, guess = ax.get_lines()
+    assert rope.get_xdata().tolist() == [8, 32]
+    assert rope.get_ydata().tolist() == pytest.approx([0.9, 0.3])
+    assert (rope.get_linestyle(), none.get_linestyle(), guess.get_linestyle()) == ("-", "--", ":")
+    assert list(guess.get_ydata()) == pytest.approx([1 / 12] * 2)
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert band.min() == pytest.approx(0.1) and band.max() == pytest.approx(1.0)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["rope", "none", "guessing"]
+    assert ax.get_ylim() == (0, 1.05) and [t for t in ax.get_xticks()] == [8, 32]
+    plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(("curves", "lengths", "message"), [
+    ({"a": [[0.5, 0.5, 0.5]]}, [8, 16], r"curves\['a'\] must hold one accuracy per length \(2\)"),
+    ({"a": [[0.5, 1.5]]}, [8, 16], r"curves\['a'\] must hold accuracies from 0 to 1; got 1.5"),
+    ({"a": [[0.5]]}, [], "lengths must be a non-empty list of row lengths"),
+    ([[0.5]], [8], "curves must be a dict"),
+])
+def test_accuracy_bands_refuse_what_they_cannot_draw(curves, lengths, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        plotting.accuracy_bands(curves, lengths, reference=(0.1, "guessing"))
+
+
 def test_loss_bands_count_steps_from_zero_by_default():
     ax = plotting.loss_bands({"x": [[1.0, 0.5, 0.2, 0.1]]})
     assert ax.get_lines()[0].get_xdata().tolist() == [0, 1, 2, 3]

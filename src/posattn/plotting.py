@@ -197,6 +197,26 @@ def _check_curves(curves, steps, dashed) -> tuple[dict, np.ndarray | None, set]:
     return runs, steps, set(dashed)
 
 
+def _check_bands(curves, lengths, dashed) -> tuple[dict, np.ndarray, set]:
+    """Accuracy curves (seeds, len(lengths)) per label, each in [0, 1]; lengths; dashed."""
+    _check_dict("curves", curves, "from a label to its accuracies (seeds, lengths)",
+                "{'rope': [[1.0, 0.6], [0.9, 0.5]]}")
+    lengths = check_finite("lengths", real_array("lengths", lengths), "Give the row lengths.")
+    if lengths.ndim != 1 or lengths.size == 0:
+        raise ValueError(f"lengths must be a non-empty list of row lengths; got shape "
+                         f"{lengths.shape}.")
+    runs = {}
+    for label, values in curves.items():
+        name = f"curves[{label!r}]"
+        array = np.atleast_2d(real_array(name, values))
+        if array.ndim > 2 or array.shape[1] != lengths.size:
+            raise ValueError(f"{name} must hold one accuracy per length ({lengths.size}) for "
+                             f"each seed, (seeds, {lengths.size}); got shape {np.shape(values)}.")
+        runs[label] = np.stack([_check_accuracies(name, row) for row in array])
+    _, _, dashed = _check_curves({label: [[1.0]] for label in runs}, None, dashed)
+    return runs, lengths, dashed
+
+
 def _check_heatmap_ax(ax):
     """The Axes of a heatmap: it must hold an image already."""
     if not isinstance(ax, Axes):
@@ -278,6 +298,17 @@ def _weighted_sum(V, alpha, order, labels, ax, title):
 
 
 # ---- public functions: check once, then draw ----------------------------------------------
+
+
+def _bands(ax, runs, x, dashed, marker=None) -> None:
+    """Per label: the mean over seeds (a line) and the band from the lowest to the highest seed
+    at each point (shaded); runs maps a label to (seeds, points)."""
+    for label, curve in runs.items():  # curve: (seeds, points)
+        at = np.arange(curve.shape[1]) if x is None else x
+        [line] = ax.plot(at, curve.mean(axis=0), label=label, marker=marker,
+                         linestyle="--" if label in dashed else "-")
+        ax.fill_between(at, curve.min(axis=0), curve.max(axis=0), color=line.get_color(),
+                        alpha=0.2, linewidth=0)
 
 
 def text_colours(M, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_CMAP) -> np.ndarray:
@@ -407,13 +438,29 @@ def loss_bands(curves, steps=None, *, dashed=(), title=None, ax=None):
     runs, steps, dashed = _check_curves(curves, steps, dashed)
     title = _check_text("title", title)
     ax = _axes(_check_ax(ax), (8, 3.6))
-    for label, curve in runs.items():  # curve: (seeds, points)
-        x = np.arange(curve.shape[1]) if steps is None else steps
-        [line] = ax.plot(x, curve.mean(axis=0), label=label,
-                         linestyle="--" if label in dashed else "-")
-        ax.fill_between(x, curve.min(axis=0), curve.max(axis=0), color=line.get_color(),
-                        alpha=0.2, linewidth=0)
+    _bands(ax, runs, steps, dashed)
     ax.set(xlabel="training step", ylabel="training loss (log scale)", yscale="log",
            title=title or "")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
+
+
+def accuracy_bands(curves, lengths, *, reference, dashed=(), title=None, ax=None):
+    """Accuracy against row length over seeds: per label, the mean over seeds as a line and a
+    band from the lowest to the highest seed; a dotted reference line; returns the Axes.
+
+    ``curves`` maps a label to one row of accuracies per seed, (seeds, len(lengths)), each a
+    fraction from 0 to 1; ``lengths`` are the row lengths tested; ``reference`` is
+    ``(value, label)``, e.g. what no positions reach; labels in ``dashed`` get dashed lines.
+    """
+    runs, lengths, dashed = _check_bands(curves, lengths, dashed)
+    line, line_label = _check_reference(reference)
+    title = _check_text("title", title)
+    ax = _axes(_check_ax(ax), (8, 3.6))
+    _bands(ax, runs, lengths, dashed, marker="o")
+    ax.axhline(line, color="black", linestyle=":", label=line_label)
+    ax.set(xlabel="words in a test row", ylabel="accuracy", ylim=(0, 1.05), title=title or "")
+    ax.set_xticks(lengths)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return ax

@@ -26,6 +26,7 @@ from .checks import (
     REMEDIES,
     _check_flag,
     _check_fmt,
+    _check_lengths,
     _check_numbers,
     _check_params,
     _check_remedy,
@@ -34,7 +35,7 @@ from .checks import (
 )
 from .model import D, _unstack
 from .probes import PROBE_STEPS, _probe
-from .tasks import NOUNS, PROBE_LEN, START, VERBS, _noun_pairs, _rows, _sentences
+from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _noun_pairs, _rows, _sentences
 from .training import (
     BATCH,
     DECAYED,
@@ -51,13 +52,16 @@ SEEDS = range(10)  # every result in notebook 09 is over these seeds; the recipe
 HELD_OUT = range(10, 30)  # seeds the recipe never saw: the claims are checked on them too
 READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
 PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
+CURVE_LENGTHS = (8, 12, 16, 24, 32)  # length_curves' test lengths, by default
+TASK_READOUTS = {"first": "mean", "before_last": "last"}  # each task's own read-out, by default
 
 __all__ = [  # the recipe's constants, from the files that use them, then the public functions
     "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
     "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_ROW_LEN", "REMEDIES", "LOSS_EVERY", "SEEDS",
-    "HELD_OUT", "PROBE_SCHEMES",
+    "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
-    "length_generalisation", "position_probe", "position_probes", "climbs_back", "spread"]
+    "length_generalisation", "length_curves", "position_probe", "position_probes", "climbs_back",
+    "spread"]
 
 
 def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
@@ -176,6 +180,42 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
                 if remedy == "interpolation" else None)  # (test_len,)
     return {"train_accuracy": _accuracy(params, train, scheme, readout),
             "test_accuracy": _accuracy(params, test, scheme, readout, squeezed)}
+
+
+def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, seeds=SEEDS,
+                  readout=None, train_max_len: int = 8) -> dict:
+    """Accuracy against row length: train once on rows of 2 … train_max_len words, then test on
+    200 new rows of each length in ``test_lens``, per seed.
+
+    ``task`` picks the label (TASKS): "first", the row's first word (a place counted from the
+    start), or "before_last", the word just before the last (a place counted back from the
+    end). ``readout`` defaults to the task's own (TASK_READOUTS): the mean of Y's rows for
+    "first", the last row for "before_last", where a causal model reads. Each seed draws the
+    same rows as :func:`length_generalisation`, so the two tasks differ only in their labels.
+    Returns train_accuracy (one entry per seed) and test_accuracy, {length: one entry per
+    seed}. For "learned" the table has max(train_max_len, *test_lens) rows.
+    """
+    _check_scheme(scheme, {})
+    check_choice("task", task, tuple(TASKS))
+    readout = TASK_READOUTS[task] if readout is None else readout
+    check_choice("readout", readout, READOUTS)
+    seeds = _check_seeds(seeds)
+    train_max_len = _check_row_length("train_max_len", train_max_len)
+    test_lens = _check_lengths("test_lens", test_lens)
+    lengths, vocab = range(2, train_max_len + 1), len(NOUNS)
+    per_seed = []
+    for s in seeds:
+        rng = np.random.default_rng([s, 2])  # the rows: their own stream
+        per_seed.append((_rows(rng, 400 // len(lengths), lengths, vocab, task),
+                         _rows(rng, 200, test_lens, vocab, task)))
+    train, test = ([tuple(np.stack(a) for a in zip(*groups, strict=True))
+                    for groups in zip(*(rows[k] for rows in per_seed), strict=True)]
+                   for k in (0, 1))  # per length: ids (S, N, n), labels (S, N)
+    params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, *test_lens), seeds,
+                       readout)
+    return {"train_accuracy": _accuracy(params, train, scheme, readout),
+            "test_accuracy": {n: _accuracy(params, [group], scheme, readout)
+                              for n, group in zip(test_lens, test, strict=True)}}
 
 
 def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None) -> dict:

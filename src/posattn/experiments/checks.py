@@ -33,6 +33,17 @@ def _check_row_length(name: str, value) -> int:
     return value
 
 
+def _check_lengths(name: str, values) -> list[int]:
+    """A non-empty list of distinct row lengths, each of 2 to MAX_ROW_LEN words."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range)):
+        raise TypeError(f"{name} must be a list of row lengths, such as [8, 16, 32]; got "
+                        f"{type(values).__name__} {values!r:.60}.")
+    if not values or len(set(values)) != len(values):
+        raise ValueError(f"{name} must be a non-empty list of distinct row lengths; got "
+                         f"{list(values)!r:.60}.")
+    return [_check_row_length(f"{name}[i]", n) for n in values]
+
+
 def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
     """One seed's trained weights: embed (words, d − 1), W_Q, W_K, W_V (d, ·), and the table:
     (≥ n, d) for "learned", (2 RELATIVE_CLIP + 1,) for "relative"."""

@@ -13,6 +13,10 @@ NOUNS = ("dog", "man", "cat", "fox", "owl", "bee", "rat", "hen", "cow", "pig", "
 VERBS = ("bites", "sees", "chases")
 PROBE_LEN = 16  # position_probe: rows of 16 random words after a start token
 START = len(NOUNS)  # the start token's id, after the nouns' ids: it opens every probe row
+# The length task's two labels: the row's first word (a place fixed from the start: it suits
+# absolute positions), or the word just before the last (a place fixed relative to the end, where
+# a causal model reads: it suits offsets). Each is the index of the label in the row.
+TASKS = {"first": 0, "before_last": -2}
 
 
 def _noun_pairs(seed: int) -> dict[str, list[tuple[int, int]]]:
@@ -32,10 +36,12 @@ def _sentences(pairs) -> tuple[np.ndarray, np.ndarray]:
     return np.array([ids for ids, _ in rows]), np.array([label for _, label in rows])
 
 
-def _rows(rng, per_length: int, lengths, vocab: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """per_length rows of random words for each length; the label is a row's first word."""
+def _rows(rng, per_length: int, lengths, vocab: int,
+          task: str = "first") -> list[tuple[np.ndarray, np.ndarray]]:
+    """per_length rows of random words for each length; the label is the row's word at
+    TASKS[task]: its first word, or the word before its last."""
     groups = [rng.integers(0, vocab, (per_length, n)) for n in lengths]  # (N, n) each
-    return [(ids, ids[:, 0]) for ids in groups]
+    return [(ids, ids[:, TASKS[task]]) for ids in groups]
 
 
 def _probe_rows(rng, rows: int, vocab: int, constant: bool = False, start: bool = True):
