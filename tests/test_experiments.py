@@ -10,6 +10,7 @@ import posattn as pa
 from posattn import SCHEMES
 from posattn import experiments as ex
 from posattn.experiments import backward, model, tasks, training
+from posattn.experiments import probes as probing
 
 SCHEMES_AND_NONE = [None, *SCHEMES]
 ORDER_AWARE = ["sinusoidal", "learned", "rope", "alibi", "causal"]
@@ -448,6 +449,35 @@ def test_relative_schemes_name_absolute_positions_at_the_edges_of_a_finite_row(s
     assert min(edges_only["test_accuracy"]) > 3 * chance  # no start token: the two ends alone
 
 
+@pytest.mark.parametrize("seeds", [ex.SEEDS, ex.HELD_OUT], ids=["seeds 0-9", "held out 10-29"])
+def test_frozen_after_another_task_a_causal_head_barely_names_positions_the_control_does(seeds):
+    """Haviv et al.'s kind of probe: a frozen model. Trained to copy the first noun, the causal
+    head's rows name positions a little above guessing, far below the end-to-end probe; the
+    same probe reads sinusoidal positions added to the same rows (notebook 10)."""
+    chance = 1 / ex.PROBE_LEN
+    causal = ex.frozen_position_probes(True, seeds=seeds)
+    blind = ex.frozen_position_probes(False, seeds=seeds)
+    assert np.mean(causal["task_accuracy"]) > 0.7  # it learnt its own task
+    assert 1.5 * chance < np.mean(causal["probe_accuracy"]) < 0.25
+    assert np.mean(blind["probe_accuracy"]) < 1.3 * chance
+    for r in (causal, blind):
+        assert np.mean(r["control_accuracy"]) > 0.7
+
+
+def test_the_linear_probe_is_ridge_least_squares_and_names_separable_classes():
+    rng = np.random.default_rng(0)
+    centres = 3.0 * rng.normal(size=(4, 5))  # four classes, far apart in 5 features
+    labels = rng.integers(0, 4, (2, 200))  # two "seeds"
+    H = centres[labels] + 0.1 * rng.normal(size=(2, 200, 5))
+    new_labels = rng.integers(0, 4, (2, 50))
+    H_new = centres[new_labels] + 0.1 * rng.normal(size=(2, 50, 5))
+    np.testing.assert_array_equal(probing._linear_probe(H, labels, H_new, 4), new_labels)
+    F = np.concatenate([H[0], np.ones((200, 1))], axis=1)  # one seed against numpy's lstsq
+    W = np.linalg.lstsq(F, np.eye(4)[labels[0]], rcond=None)[0]
+    F_new = np.concatenate([H_new[0], np.ones((50, 1))], axis=1)
+    np.testing.assert_array_equal(np.argmax(F_new @ W, axis=1), new_labels[0])
+
+
 def test_a_probe_with_a_scheme_trains_that_scheme(monkeypatch):
     seen = []
     real = ex._probe
@@ -564,6 +594,9 @@ def test_the_positions_a_remedy_gives_reach_the_schemes_kernels():
         (lambda: ex.position_probes(False, start=1), TypeError, "start must be True or False"),
         (lambda: ex.position_probes(False, scheme="learned"), ValueError,
          "scheme must be one of 'rope', 'relative', 'alibi', 'alibi_symmetric'; got 'learned'"),
+        (lambda: ex.frozen_position_probes("yes"), TypeError, "causal must be True or False"),
+        (lambda: ex.frozen_position_probes(True, seeds=[]), ValueError,
+         "seeds must be a non-empty"),
         (lambda: ex.position_probe(True, scheme="rope"), ValueError,
          "causal must be False with scheme 'rope': the scheme brings its own mask"),
     ],

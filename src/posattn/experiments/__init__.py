@@ -34,7 +34,7 @@ from .checks import (
     _check_seeds,
 )
 from .model import D, _unstack
-from .probes import PROBE_STEPS, _probe
+from .probes import PROBE_STEPS, _frozen_probe, _probe
 from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _noun_pairs, _rows, _sentences
 from .training import (
     BATCH,
@@ -60,8 +60,8 @@ __all__ = [  # the recipe's constants, from the files that use them, then the pu
     "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_ROW_LEN", "REMEDIES", "LOSS_EVERY", "SEEDS",
     "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
-    "length_generalisation", "length_curves", "position_probe", "position_probes", "climbs_back",
-    "spread"]
+    "length_generalisation", "length_curves", "position_probe", "position_probes",
+    "frozen_position_probes", "climbs_back", "spread"]
 
 
 def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
@@ -256,6 +256,23 @@ def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None) 
     """:func:`position_probe` for several seeds, trained side by side: one entry per seed."""
     chosen, start = _check_probe(causal, start, scheme)
     return _probe(chosen, _check_seeds(seeds), start)
+
+
+def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dict:
+    """Does a trained head know where each word is? A probe of a frozen model, per seed.
+
+    A head without positions (the causal mask if ``causal``) is trained on a task that never
+    asks for position: copy the first noun of a probe row (the start token, or without
+    ``start`` one more noun, then PROBE_LEN nouns), read by the mean of Y's rows. Then it is
+    frozen, and a linear probe (ridge least squares, Haviv et al. fitted theirs to frozen
+    language models) is fitted to its output rows on 400 rows to name each noun's position,
+    and tested on 400 new rows. Returns task_accuracy (the task, on new rows), probe_accuracy,
+    and control_accuracy: the same probe on the same rows plus sinusoidal positions (what a
+    residual stream with positions at the input carries), which shows the probe can read a
+    position that is there.
+    """
+    chosen, start = _check_probe(causal, start, None)
+    return _frozen_probe(chosen, _check_seeds(seeds), start)
 
 
 def climbs_back(loss) -> bool:
