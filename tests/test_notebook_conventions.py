@@ -207,6 +207,15 @@ def test_the_minutes_the_series_states_are_the_minutes_it_measures():
             f"{round(sum(minutes.values()))} minutes") in readme
 
 
+def test_the_45_minute_lecture_fits_45_minutes_with_time_for_questions():
+    readme = " ".join((NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8").split())
+    path = re.search(r"For a 45-minute lecture: ([\d, and]+) \(", readme)
+    numbers = re.findall(r"\d\d", path[1])
+    minutes = {name[:2]: reading_minutes(load(name)) for name in SERIES}
+    assert len(numbers) >= 3 and sum(minutes[n] for n in numbers) <= 43, numbers
+    assert re.search(rf"about {round(sum(minutes[n] for n in numbers))} minutes", readme)
+
+
 NOTES_LABEL = "> **Presenter notes.**"
 
 

@@ -44,7 +44,7 @@ def check_layers_needed(layers_needed):
         24: "that is one row per layer, a width-3 window. How far does a width-5 window reach to "
             "each side?",
         6: "a width-5 window reaches 2 rows to each side, not 4: the path grows by 2 per layer.",
-        5: "Table 1's O(n/k) hides a constant: a width-5 layer carries word 0 only 2 rows "
+        5: "the path length O(n/k) hides a constant: a width-5 layer carries word 0 only 2 rows "
            "further, not 5.",
         13: "one layer too many: follow word 0 two rows per layer and stop at the first stack "
             "whose last output feels it.",
