@@ -469,6 +469,15 @@ def _plotting_calls():
          r"dashed must list labels of curves \(\['a'\]\); got 'b'"),
         (lambda: pl.loss_bands({"a": [[2.0, 1.0]]}, ax="x"), TypeError,
          "ax must be a matplotlib Axes"),
+        # accuracy_bands
+        (lambda: pl.accuracy_bands({"a": [[0.5]]}, [8], reference=0.1), TypeError,
+         "reference must be a pair"),
+        (lambda: pl.accuracy_bands({"a": [[0.5, np.nan]]}, [8, 16], reference=(0.1, "g")),
+         ValueError, r"curves\['a'\] must hold only finite numbers"),
+        (lambda: pl.accuracy_bands({"a": [[0.5]]}, [[8]], reference=(0.1, "g")), ValueError,
+         r"lengths must be a non-empty list of row lengths; got shape \(1, 1\)"),
+        (lambda: pl.accuracy_bands({"a": [[0.5]]}, [8], reference=(0.1, "g"), dashed=("b",)),
+         ValueError, r"dashed must list labels of curves \(\['a'\]\); got 'b'"),
     ]
 
 
