@@ -56,15 +56,15 @@ class AssetsUnavailable(RuntimeError):
 
 
 @contextmanager
-def one_builder_at_a_time(npm_dir: Path | None = None) -> Iterator[None]:
-    """Hold the assets' lock: one process at a time installs into npm_dir or copies out of it.
+def one_builder_at_a_time() -> Iterator[None]:
+    """Hold the assets' lock: one process at a time installs into NPM_DIR or copies out of it.
 
     `make test` runs three pytest processes side by side, and more than one of them builds decks or
     the book; two `npm ci` in one folder leave packages half written. Every builder (`install`,
     `vendor`, the book's copy) takes this lock, an flock on a file beside the npm folder that the
     system releases when its holder exits, however it exits. Re-entrant within a process.
     """
-    lock = (npm_dir or NPM_DIR).with_name((npm_dir or NPM_DIR).name + ".lock")
+    lock = NPM_DIR.with_name(NPM_DIR.name + ".lock")
     if lock in _HELD:
         yield
         return
@@ -82,41 +82,44 @@ def one_builder_at_a_time(npm_dir: Path | None = None) -> Iterator[None]:
 _HELD: set[Path] = set()  # the locks this process holds
 
 
-def install(npm_dir: Path | None = None) -> Path:
+def install() -> Path:
     """node_modules with the pinned packages: `npm ci` on a first build or a new lockfile.
 
-    npm runs in a folder beside npm_dir (default build/npm/), which takes its place only once npm
-    has finished and the lockfile's copy is in it: a folder without that copy is never used.
+    npm runs in a folder beside NPM_DIR, which takes its place only once npm has finished with
+    every file of MUST_HAVE and the lockfile's copy is in it: a folder without that copy is never
+    used, and a failed or killed run's is removed or started over.
     """
-    npm_dir = npm_dir or NPM_DIR
-    with one_builder_at_a_time(npm_dir):
-        if installed(npm_dir):
-            return npm_dir / "node_modules"
-        partial = npm_dir.with_name(npm_dir.name + ".partial")  # a killed run's is started over
-        shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(LOCK.parent, partial)  # package.json and the lockfile
-        print("Fetching the slide assets from the npm registry (first build only): npm ci",
-              flush=True)
-        try:
-            npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts",
-                                  "--no-audit", "--no-fund"], cwd=partial, capture_output=True,
-                                 text=True)
-        except FileNotFoundError:
+    with one_builder_at_a_time():
+        if not installed(NPM_DIR):
+            partial = NPM_DIR.with_name(NPM_DIR.name + ".partial")
             shutil.rmtree(partial, ignore_errors=True)
-            raise AssetsUnavailable("npm is not installed (Node.js 18 or newer)") from None
-        if npm.returncode:
-            shutil.rmtree(partial, ignore_errors=True)
-            code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
-            why = code[1] if code else " ".join(npm.stderr.split())[-200:]
-            raise AssetsUnavailable(f"npm ci failed ({why})")
-        missing = [name for name in MUST_HAVE if not (partial / "node_modules" / name).is_file()]
-        if missing:
-            shutil.rmtree(partial, ignore_errors=True)
-            raise AssetsUnavailable(f"npm ci finished without {', '.join(missing)}")
-        shutil.copy(LOCK, partial / INSTALLED)
-        shutil.rmtree(npm_dir, ignore_errors=True)  # an earlier lockfile's packages
-        partial.rename(npm_dir)
-        return npm_dir / "node_modules"
+            try:
+                _npm_ci(partial)
+            except BaseException:
+                shutil.rmtree(partial, ignore_errors=True)
+                raise
+            shutil.rmtree(NPM_DIR, ignore_errors=True)  # an earlier lockfile's packages
+            partial.rename(NPM_DIR)
+        return NPM_DIR / "node_modules"
+
+
+def _npm_ci(folder: Path) -> None:
+    """`npm ci` of the lockfile into folder; the lockfile's copy is written last."""
+    shutil.copytree(LOCK.parent, folder)  # package.json and the lockfile
+    print("Fetching the slide assets from the npm registry (first build only): npm ci", flush=True)
+    try:
+        npm = subprocess.run(["npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit",
+                              "--no-fund"], cwd=folder, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise AssetsUnavailable("npm is not installed (Node.js 18 or newer)") from None
+    if npm.returncode:
+        code = re.search(r"npm (?:error|ERR!) code (\S+)", npm.stderr)
+        why = code[1] if code else " ".join(npm.stderr.split())[-200:]
+        raise AssetsUnavailable(f"npm ci failed ({why})")
+    missing = [name for name in MUST_HAVE if not (folder / "node_modules" / name).is_file()]
+    if missing:
+        raise AssetsUnavailable(f"npm ci finished without {', '.join(missing)}")
+    shutil.copy(LOCK, folder / INSTALLED)
 
 
 def installed(folder: Path) -> bool:

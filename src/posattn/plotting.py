@@ -186,6 +186,11 @@ def _check_curves(curves, steps, dashed) -> tuple[dict, np.ndarray | None, set]:
             if steps.shape != (array.shape[1],):
                 raise ValueError(f"steps must have one entry per point of curves[{label!r}] "
                                  f"({array.shape[1]}); got shape {steps.shape}.")
+    return runs, steps, _check_dashed(dashed, runs)
+
+
+def _check_dashed(dashed, runs) -> set:
+    """Labels of runs to draw dashed."""
     if isinstance(dashed, (str, bytes)) or not isinstance(dashed, Iterable):
         raise TypeError(f"dashed must be a list of labels of curves, such as ('none',); got "
                         f"{_got(dashed)}.")
@@ -194,7 +199,7 @@ def _check_curves(curves, steps, dashed) -> tuple[dict, np.ndarray | None, set]:
     if unknown:
         raise ValueError(f"dashed must list labels of curves ({_shorten(runs)}); got "
                          f"{unknown[0]!r:.60}.")
-    return runs, steps, set(dashed)
+    return set(dashed)
 
 
 def _check_bands(curves, lengths, dashed) -> tuple[dict, np.ndarray, set]:
@@ -213,8 +218,7 @@ def _check_bands(curves, lengths, dashed) -> tuple[dict, np.ndarray, set]:
             raise ValueError(f"{name} must hold one accuracy per length ({lengths.size}) for "
                              f"each seed, (seeds, {lengths.size}); got shape {np.shape(values)}.")
         runs[label] = np.stack([_check_accuracies(name, row) for row in array])
-    _, _, dashed = _check_curves({label: [[1.0]] for label in runs}, None, dashed)
-    return runs, lengths, dashed
+    return runs, lengths, _check_dashed(dashed, runs)
 
 
 def _check_heatmap_ax(ax):
@@ -297,9 +301,6 @@ def _weighted_sum(V, alpha, order, labels, ax, title):
     return ax
 
 
-# ---- public functions: check once, then draw ----------------------------------------------
-
-
 def _bands(ax, runs, x, dashed, marker=None) -> None:
     """Per label: the mean over seeds (a line) and the band from the lowest to the highest seed
     at each point (shaded); runs maps a label to (seeds, points)."""
@@ -309,6 +310,9 @@ def _bands(ax, runs, x, dashed, marker=None) -> None:
                          linestyle="--" if label in dashed else "-")
         ax.fill_between(at, curve.min(axis=0), curve.max(axis=0), color=line.get_color(),
                         alpha=0.2, linewidth=0)
+
+
+# ---- public functions: check once, then draw ----------------------------------------------
 
 
 def text_colours(M, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_CMAP) -> np.ndarray:

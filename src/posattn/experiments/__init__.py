@@ -23,19 +23,20 @@ from ..positions import _check_scheme, _with_positions
 from .checks import (
     MAX_ROW_LEN,
     MAX_SEEDS,
+    PROBE_SCHEMES,
     REMEDIES,
-    _check_flag,
     _check_fmt,
     _check_lengths,
     _check_numbers,
     _check_params,
+    _check_probe,
     _check_remedy,
     _check_row_length,
     _check_seeds,
 )
 from .model import D, _unstack
 from .probes import PROBE_STEPS, _frozen_probe, _probe
-from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _noun_pairs, _rows, _sentences
+from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _length_rows, _noun_pairs, _sentences
 from .training import (
     BATCH,
     DECAYED,
@@ -51,7 +52,6 @@ LOSS_EVERY = 5  # who_bites_whom measures the loss on the whole training set eve
 SEEDS = range(10)  # every result in notebook 09 is over these seeds; the recipe was tuned on them
 HELD_OUT = range(10, 30)  # seeds the recipe never saw: the claims are checked on them too
 READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
-PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 CURVE_LENGTHS = (8, 12, 16, 24, 32)  # length_curves' test lengths, by default
 TASK_READOUTS = {"first": "mean", "before_last": "last"}  # each task's own read-out, by default
 
@@ -165,15 +165,8 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     train_max_len = _check_row_length("train_max_len", train_max_len)
     test_len = _check_row_length("test_len", test_len)
     check_choice("readout", readout, READOUTS)
-    lengths, vocab = range(2, train_max_len + 1), len(NOUNS)
-    per_seed = []
-    for s in seeds:
-        rng = np.random.default_rng([s, 2])  # the rows: their own stream
-        per_seed.append((_rows(rng, 400 // len(lengths), lengths, vocab),
-                         _rows(rng, 200, [test_len], vocab)))
-    train, test = ([tuple(np.stack(a) for a in zip(*groups, strict=True))
-                    for groups in zip(*(rows[k] for rows in per_seed), strict=True)]
-                   for k in (0, 1))  # per length: ids (S, N, n), labels (S, N)
+    vocab = len(NOUNS)
+    train, test = _length_rows(seeds, train_max_len, [test_len])  # per length: ids, labels
     params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, test_len), seeds,
                        readout, randomized=remedy == "randomized")
     squeezed = (np.arange(test_len) * (train_max_len / test_len)
@@ -202,15 +195,8 @@ def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, see
     seeds = _check_seeds(seeds)
     train_max_len = _check_row_length("train_max_len", train_max_len)
     test_lens = _check_lengths("test_lens", test_lens)
-    lengths, vocab = range(2, train_max_len + 1), len(NOUNS)
-    per_seed = []
-    for s in seeds:
-        rng = np.random.default_rng([s, 2])  # the rows: their own stream
-        per_seed.append((_rows(rng, 400 // len(lengths), lengths, vocab, task),
-                         _rows(rng, 200, test_lens, vocab, task)))
-    train, test = ([tuple(np.stack(a) for a in zip(*groups, strict=True))
-                    for groups in zip(*(rows[k] for rows in per_seed), strict=True)]
-                   for k in (0, 1))  # per length: ids (S, N, n), labels (S, N)
+    vocab = len(NOUNS)
+    train, test = _length_rows(seeds, train_max_len, test_lens, task)  # per length: ids, labels
     params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, *test_lens), seeds,
                        readout)
     return {"train_accuracy": _accuracy(params, train, scheme, readout),
@@ -237,19 +223,6 @@ def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None)
     chosen, start = _check_probe(causal, start, scheme)
     return {k: v[0] for k, v in _probe(chosen, [check_int("seed", seed, minimum=0)],
                                        start).items()}
-
-
-def _check_probe(causal, start, scheme):
-    """The scheme the probe's head uses (None, "causal", or one of PROBE_SCHEMES), and start."""
-    causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
-    start = _check_flag("start", start, "True: rows open with a start token")
-    if scheme is None:
-        return ("causal" if causal else None), start
-    check_choice("scheme", scheme, PROBE_SCHEMES)
-    if causal:
-        raise ValueError(f"causal must be False with scheme {scheme!r}: the scheme brings its own "
-                         "mask (\"alibi\" is causal, the others bidirectional); got causal=True.")
-    return scheme, start
 
 
 def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None) -> dict:

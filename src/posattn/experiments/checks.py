@@ -10,6 +10,7 @@ from .tasks import NOUNS, VERBS
 MAX_SEEDS = 1000  # seeds train side by side: 10 take about a second per scheme
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
+PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 
 
 def _check_seeds(seeds) -> list[int]:
@@ -117,3 +118,16 @@ def _check_flag(name: str, value, meaning: str) -> bool:
         raise TypeError(f"{name} must be True or False ({meaning}); got {type(value).__name__} "
                         f"{value!r:.60}.")
     return bool(value)
+
+
+def _check_probe(causal, start, scheme):
+    """The scheme the probe's head uses (None, "causal", or one of PROBE_SCHEMES), and start."""
+    causal = _check_flag("causal", causal, "True: the causal mask; False: bidirectional")
+    start = _check_flag("start", start, "True: rows open with a start token")
+    if scheme is None:
+        return ("causal" if causal else None), start
+    check_choice("scheme", scheme, PROBE_SCHEMES)
+    if causal:
+        raise ValueError(f"causal must be False with scheme {scheme!r}: the scheme brings its own "
+                         "mask (\"alibi\" is causal, the others bidirectional); got causal=True.")
+    return scheme, start

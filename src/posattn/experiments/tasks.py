@@ -44,6 +44,18 @@ def _rows(rng, per_length: int, lengths, vocab: int,
     return [(ids, ids[:, TASKS[task]]) for ids in groups]
 
 
+def _length_rows(seeds, train_max_len: int, test_lens, task: str = "first"):
+    """Each seed's rows of the length task, stacked: per training length 2 … train_max_len (400
+    rows in all) and per test length (200 rows each), ids (S, N, n) and labels (S, N)."""
+    lengths, vocab, per_seed = range(2, train_max_len + 1), len(NOUNS), []
+    for s in seeds:
+        rng = np.random.default_rng([s, 2])  # the rows: their own stream
+        per_seed.append((_rows(rng, 400 // len(lengths), lengths, vocab, task),
+                         _rows(rng, 200, test_lens, vocab, task)))
+    return ([tuple(np.stack(a) for a in zip(*groups, strict=True))
+             for groups in zip(*(rows[k] for rows in per_seed), strict=True)] for k in (0, 1))
+
+
 def _probe_rows(rng, rows: int, vocab: int, constant: bool = False, start: bool = True):
     """ids (rows, 1 + PROBE_LEN): the start token (or, without ``start``, one more random
     word), then random words (one word repeated if ``constant``, the first one too); labels
