@@ -98,6 +98,24 @@ def test_mask_false_gets_zero_weight_and_rows_still_sum_to_one(dog_bites_man):
     assert A[0, 0] == 1.0  # the first token can only see itself
 
 
+def test_a_bias_shifts_each_score_before_the_softmax(dog_bites_man):
+    """A bias of 0 except +log 2 on one score doubles that weight's odds against each other key."""
+    X, (W_Q, W_K, W_V), _ = dog_bites_man
+    _, A = pa.self_attention(X, W_Q, W_K, W_V)
+    B = np.zeros((3, 3))
+    B[0, 2] = np.log(2.0)
+    Y_b, A_b = pa.self_attention(X, W_Q, W_K, W_V, bias=B)
+    np.testing.assert_allclose(A_b[0, 2] / A_b[0, 0], 2 * A[0, 2] / A[0, 0])
+    np.testing.assert_allclose(A_b[1:], A[1:])  # the other queries' rows are untouched
+    np.testing.assert_allclose(Y_b, A_b @ (X @ W_V))
+
+
+def test_a_bias_must_be_n_by_n(dog_bites_man):
+    X, W, _ = dog_bites_man
+    with pytest.raises(ValueError, match=r"bias must have shape \(3, 3\).*got shape \(3,\)"):
+        pa.self_attention(X, *W, bias=np.zeros(3))
+
+
 # "dog bites man" with the default projections, worked out once and written down
 A_DOG_BITES_MAN = [[0.521082, 0.271249, 0.207669], [0.605016, 0.169062, 0.225922],
                    [0.382533, 0.313372, 0.304096]]

@@ -1,6 +1,7 @@
 """The notebook 03 checkers accept right answers in any form and name the usual mistakes."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -162,32 +163,50 @@ def _softmax(S, axis=-1):
     return E / E.sum(axis=axis, keepdims=True)
 
 
-def by_loop(X, W_Q, W_K, W_V):
+def _scores(Q, K, mask, bias):
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    S = S if bias is None else S + bias
+    return S if mask is None else np.where(mask, S, -1e9)  # a very negative score, not −∞
+
+
+def by_loop(X, W_Q, W_K, W_V, mask=None, bias=None):
     n = len(X)
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V
     A, Y = np.zeros((n, n)), np.zeros((n, V.shape[1]))
-    for i in range(n):  # one query at a time, plain softmax
-        s = np.array([Q[i] @ K[j] for j in range(n)]) / np.sqrt(Q.shape[1])
-        A[i] = np.exp(s) / np.exp(s).sum()
+    for i in range(n):  # one query at a time, plain softmax, masked keys skipped
+        keys = [j for j in range(n) if mask is None or mask[i][j]]
+        s = np.array([Q[i] @ K[j] / np.sqrt(Q.shape[1]) + (0 if bias is None else bias[i][j])
+                      for j in keys])
+        A[i, keys] = np.exp(s) / np.exp(s).sum()
         Y[i] = A[i] @ V
     return Y, A
 
 
-def by_einsum(X, W_Q, W_K, W_V):
+def by_einsum(X, W_Q, W_K, W_V, mask=None, bias=None):
     Q, K, V = (np.einsum("nd,dk->nk", X, W) for W in (W_Q, W_K, W_V))
-    E = np.exp(np.einsum("ik,jk->ij", Q, K) / np.sqrt(Q.shape[-1]))
+    S = np.einsum("ik,jk->ij", Q, K) / np.sqrt(Q.shape[-1]) + (0 if bias is None else bias)
+    E = np.exp(S) * (1 if mask is None else mask)  # masked after exp, then normalised: the same
     A = E / E.sum(axis=1, keepdims=True)
     return np.einsum("ij,jv->iv", A, V), A
 
 
-def in_float32(X, W_Q, W_K, W_V):
+def in_float32(X, W_Q, W_K, W_V, mask=None, bias=None):
     X, W_Q, W_K, W_V = (np.asarray(M, dtype=np.float32) for M in (X, W_Q, W_K, W_V))
-    return solutions.self_attention(X, W_Q, W_K, W_V)
+    return solutions.self_attention(X, W_Q, W_K, W_V, mask, bias)
 
 
-def as_lists(X, W_Q, W_K, W_V):
-    Y, A = solutions.self_attention(X, W_Q, W_K, W_V)
+def as_lists(X, W_Q, W_K, W_V, mask=None, bias=None):
+    Y, A = solutions.self_attention(X, W_Q, W_K, W_V, mask=mask, bias=bias)
     return [Y.tolist(), A.tolist()]
+
+
+def with_large_negative_mask(X, W_Q, W_K, W_V, mask=None, bias=None):
+    A = _softmax(_scores(X @ W_Q, X @ W_K, mask, bias))
+    return A @ (X @ W_V), A
+
+
+def with_keywords_only(X, W_Q, W_K, W_V, *, bias=None, mask=None):
+    return solutions.self_attention(X, W_Q, W_K, W_V, mask, bias)
 
 
 def my_stable_softmax(s):  # the learner's exercise-1 answer, defined beside the exercise
@@ -195,24 +214,94 @@ def my_stable_softmax(s):  # the learner's exercise-1 answer, defined beside the
     return e / e.sum()
 
 
-def with_own_softmax_helper(X, W_Q, W_K, W_V):  # reuses it, row by row
+def with_own_softmax_helper(X, W_Q, W_K, W_V, mask=None, bias=None):  # reuses it, row by row
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V
-    A = np.array([my_stable_softmax(row) for row in Q @ K.T / np.sqrt(K.shape[1])])
+    A = np.array([my_stable_softmax(row) for row in _scores(Q, K, mask, bias)])
     return A @ V, A
 
 
 @pytest.mark.parametrize("f", [
-    solutions.self_attention, by_loop, by_einsum, in_float32, as_lists,
-], ids=["solution", "loop over queries", "einsum", "float32", "lists"])
+    solutions.self_attention, by_loop, by_einsum, in_float32, as_lists, with_large_negative_mask,
+    with_keywords_only,
+], ids=["solution", "loop over queries", "einsum", "float32", "lists", "mask as -1e9",
+        "keyword-only mask and bias"])
 def test_right_self_attention_passes_in_any_form(f):
     feedback = nb03.check_self_attention(f)
     assert feedback.ok, feedback.message
     assert "|Y(PX) − P Y(X)|" in feedback.message  # the learner's own equivariance error
+    masked = float(re.search(r"with a causal mask the same shuffle changes it by (\d+\.\d+)",
+                             feedback.message)[1])
+    assert masked > 0.01  # the mask's break, measured on the learner's function
 
 
 def test_reusing_a_softmax_of_ones_own_is_from_scratch():
     feedback = nb03.check_self_attention(with_own_softmax_helper)
     assert feedback.ok, feedback.message
+
+
+def test_attention_without_a_mask_and_a_bias_is_asked_for_them():
+    feedback = nb03.check_self_attention(lambda X, W_Q, W_K, W_V: _plain(X, W_Q, W_K, W_V))
+    assert not feedback.ok and "agrees with pa.self_attention on all three shapes" in \
+        feedback.message and "mask=None, bias=None" in feedback.message, feedback.message
+
+
+def _plain(X, W_Q, W_K, W_V):
+    return solutions.self_attention(X, W_Q, W_K, W_V)
+
+
+def _extra(scores):
+    """A learner's attention whose mask or bias step is scores(S, mask, bias), S = QKᵀ/√d_k."""
+    def f(X, W_Q, W_K, W_V, mask=None, bias=None):
+        Q, K = X @ W_Q, X @ W_K
+        with np.errstate(invalid="ignore"):  # an inverted mask leaves a row with no key: NaN
+            A = _softmax(scores(Q @ K.T / np.sqrt(K.shape[1]), mask, bias))
+        return A @ (X @ W_V), A
+    return f
+
+
+def _b(bias):
+    return 0 if bias is None else np.asarray(bias)
+
+
+def _m(S, mask, blocked=-np.inf):
+    return S if mask is None else np.where(mask, S, blocked)
+
+
+def _masked_after_softmax(X, W_Q, W_K, W_V, mask=None, bias=None):
+    Y, A = solutions.self_attention(X, W_Q, W_K, W_V, bias=bias)
+    A = A if mask is None else A * mask
+    return A @ (X @ W_V), A
+
+
+def _bias_scaled_too(X, W_Q, W_K, W_V, mask=None, bias=None):
+    Q, K = X @ W_Q, X @ W_K
+    A = _softmax(_m((Q @ K.T + _b(bias)) / np.sqrt(K.shape[1]), mask))  # (QKᵀ + B)/√d_k
+    return A @ (X @ W_V), A
+
+
+def _bias_on_the_weights(X, W_Q, W_K, W_V, mask=None, bias=None):
+    Y, A = solutions.self_attention(X, W_Q, W_K, W_V, mask=mask)
+    A = A + _b(bias)
+    return A @ (X @ W_V), A
+
+
+@pytest.mark.parametrize(("f", "hint"), [
+    (_extra(lambda S, mask, bias: S + _b(bias)), "same as without the mask"),
+    (_extra(lambda S, mask, bias: _m(S, mask)), "same as without the bias"),
+    (_extra(lambda S, mask, bias: _m(S + _b(bias), mask, 0.0)), "a masked score set to 0"),
+    (_extra(lambda S, mask, bias: _m(S + _b(bias), None if mask is None else ~mask)),
+     "True marks a key the query may attend to"),
+    (_extra(lambda S, mask, bias: _m(S + _b(bias), None if mask is None else np.transpose(mask))),
+     "your mask is transposed"),
+    (_masked_after_softmax, "zeroed the masked weights after the softmax"),
+    (_bias_scaled_too, "divided the bias by √d_k"),
+    (_extra(lambda S, mask, bias: _m(S - _b(bias), mask)), "you subtracted the bias"),
+    (_extra(lambda S, mask, bias: _m(S + np.transpose(_b(bias)), mask)), "bias is transposed"),
+    (_bias_on_the_weights, "added the bias to the weights"),
+])
+def test_a_wrong_mask_or_bias_gets_a_hint_naming_the_mistake(f, hint):
+    feedback = nb03.check_self_attention(f)
+    assert not feedback.ok and hint in feedback.message, feedback.message
 
 
 def _attention(scores, values=lambda X, W_Q, W_K, W_V: X @ W_V, axis=-1, answer=None):

@@ -4,6 +4,8 @@ Every checker: at least three right answers in different forms, and the plausibl
 each with a hint that names it.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ def test_solutions_pass_their_checkers():
     assert nb08.check_alibi_causal(SOL.alibi_causal).ok
     assert nb08.check_rope_partner(SOL.rope_partner).ok
     assert nb08.check_shift_matrix(SOL.M_1).ok
+    assert nb08.check_symmetry_break(SOL.self_attention, SOL.symmetry_break).ok
 
 
 def _indices(n):
@@ -109,3 +112,65 @@ def test_shift_matrices_are_right_in_any_form(M):
 def test_wrong_shift_matrices_get_a_hint(M, hint):
     feedback = nb08.check_shift_matrix(M)
     assert not feedback.ok and hint in feedback.message
+
+
+# Exercise 4: the learner's own attention from 03, and its symmetry break
+
+X4, W4 = pa.embed(pa.tokenize("the dog bites man")), pa.default_projections()
+BACK = [3, 2, 1, 0]
+
+
+def _break(f=SOL.self_attention, compare=lambda Y_p, Y: np.abs(Y_p - Y[BACK]).max(),
+           mask_both=True):
+    """symmetry_break as a learner might write it: compare(Y(PX), Y(X)) of the function f."""
+    def symmetry_break(mask=None, bias=None):
+        Y = np.asarray(f(X4, *W4, mask=mask, bias=bias)[0])
+        given = {"mask": mask, "bias": bias} if mask_both else {}
+        Y_p = np.asarray(f(X4[BACK], *W4, **given)[0])
+        return compare(Y_p, Y)
+    return symmetry_break
+
+
+def _loop_attention(X, W_Q, W_K, W_V, mask=None, bias=None):
+    Y, A = SOL.self_attention(np.float32(X), np.float32(W_Q), np.float32(W_K), np.float32(W_V),
+                              mask, bias)
+    return Y.tolist(), A.tolist()
+
+
+def _with_weights_too(mask=None, bias=None):  # max over Y and A: a measure of the break too
+    (Y, A), (Y_p, A_p) = (SOL.self_attention(X, *W4, mask=mask, bias=bias) for X in (X4, X4[BACK]))
+    return max(np.abs(Y_p - Y[BACK]).max(), np.abs(A_p - A[BACK][:, BACK]).max())
+
+
+@pytest.mark.parametrize(("attention", "symmetry_break"), [
+    (SOL.self_attention, SOL.symmetry_break),
+    (SOL.self_attention, _break()),
+    (SOL.self_attention, _break(compare=lambda Y_p, Y: float(np.max(np.abs(Y_p[BACK] - Y))))),
+    (_loop_attention, _break(_loop_attention)),
+    (SOL.self_attention, _with_weights_too),
+], ids=["solution", "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A"])
+def test_own_symmetry_breaks_are_right_in_any_form(attention, symmetry_break):
+    feedback = nb08.check_symmetry_break(attention, symmetry_break)
+    assert feedback.ok, feedback.message
+    found = dict(re.findall(r"(no mask, no bias|causal mask|symmetric ALiBi bias): "
+                            r"(below 1e-12|[\d.e-]+)", feedback.message))
+    assert float(found["causal mask"]) > 0.1, feedback.message  # the mask sees the reversal
+    for case in ("no mask, no bias", "symmetric ALiBi bias"):  # reversal keeps every |i − j|
+        shown = found[case]  # float32 answers round near 1e-7, float64 ones below 1e-12
+        assert shown == "below 1e-12" or float(shown) < 1e-5, feedback.message
+
+
+@pytest.mark.parametrize(("attention", "symmetry_break", "hint"), [
+    (SOL.self_attention, _break(compare=lambda Y_p, Y: np.abs(Y_p - Y).max()),
+     "you compared Y(PX) with Y(X)"),
+    (SOL.self_attention, _break(mask_both=False), "Pass the mask and the bias on to both calls"),
+    (SOL.self_attention, lambda mask=None, bias=None: np.zeros(4), "symmetry_break with no mask"),
+    (lambda X, W_Q, W_K, W_V: SOL.self_attention(X, W_Q, W_K, W_V), SOL.symmetry_break,
+     "let it take a mask and a bias too"),
+    (lambda X, W_Q, W_K, W_V, mask=None, bias=None: SOL.self_attention(X, W_Q, W_K, W_V),
+     SOL.symmetry_break, "same as without the mask"),
+    (SOL.self_attention, lambda mask=None, bias=None: ..., "returns nothing yet"),
+])
+def test_wrong_own_symmetry_breaks_get_a_hint(attention, symmetry_break, hint):
+    feedback = nb08.check_symmetry_break(attention, symmetry_break)
+    assert not feedback.ok and hint in feedback.message, feedback.message

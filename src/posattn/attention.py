@@ -144,12 +144,14 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
                          "A = softmax(Q Kᵀ/√d_k + B) and Y = A V", Y, A)
 
 
-def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+def self_attention(X, W_Q, W_K, W_V, mask=None, bias=None) -> tuple[np.ndarray, np.ndarray]:
     """Self-attention of a sequence on itself: the rows of ``X`` are tokens.
 
-    Q, K, V = X W_Q, X W_K, X W_V  (the same matrices at every position), then attention.
+    Q, K, V = X W_Q, X W_K, X W_V  (the same matrices at every position), then attention:
+    A = softmax(Q Kᵀ / √d_k + B) row-wise, with A_ij = 0 where ``mask`` is False, and Y = A V.
 
-    X (..., n, d); W_Q, W_K (d, d_k); W_V (d, d_v); mask (n, n) -> Y (..., n, d_v), A (..., n, n).
+    X (..., n, d); W_Q, W_K (d, d_k); W_V (d, d_v); mask (n, n), True where query i may attend
+    to key j; bias (n, n), B, added to the scaled scores -> Y (..., n, d_v), A (..., n, n).
 
     >>> X = [[1.0, 0.0], [0.0, 1.0]]
     >>> Y, A = self_attention(X, [[1.0], [0.0]], [[1.0], [0.0]], [[1.0], [0.0]])
@@ -159,9 +161,12 @@ def self_attention(X, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]
     X, W_Q, W_K, W_V = check_projections(X, W_Q, W_K, W_V)
     n = np.shape(X)[-2]
     mask = check_mask(mask, n, n)
+    if bias is not None:
+        bias = as_matrix("bias", bias, (n, n), ", one row per query and one column per key")
     with quiet_overflow():
-        Y, A = _attention(*_project(X, W_Q, W_K, W_V), mask)
-    return finite_result("X, W_Q, W_K and W_V", "self-attention", Y, A)
+        Y, A = _attention(*_project(X, W_Q, W_K, W_V), mask, bias)
+    return finite_result("X, W_Q, W_K and W_V" if bias is None else "X, W_Q, W_K, W_V and bias",
+                         "self-attention", Y, A)
 
 
 def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:

@@ -100,12 +100,12 @@ def as_choice(answer, options, name: str = "choice") -> str:
     return text
 
 
-def call(f, *args, name: str = "your function"):
+def call(f, *args, name: str = "your function", **keywords):
     """Call the learner's function ``f``; its errors and empty returns become NotYet."""
     if not callable(f):
         raise NotYet(f"{name} must be a function; got {type(f).__name__}.")
     try:
-        out = f(*args)
+        out = f(*args, **keywords)
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
         raise NotYet(f"{name} raised {type(exc).__name__}: {exc!s:.120}") from None
     if out is ... or out is None:

@@ -1,5 +1,6 @@
 """Checkers for notebook 03 (softmax and projections)."""
 
+import inspect
 import sys
 
 import numpy as np
@@ -27,11 +28,11 @@ def _borrowing(f):
         if module.startswith("posattn") or ("softmax" in name.lower() and module != own):
             run.borrowed.append((module.split(".")[0], name))
 
-    def run(*args):
+    def run(*args, **keywords):
         previous = sys.getprofile()
         sys.setprofile(hook)
         try:
-            return f(*args)
+            return f(*args, **keywords)
         finally:
             sys.setprofile(previous)
 
@@ -39,12 +40,13 @@ def _borrowing(f):
     return run
 
 
-def _own_work(f, *args, name: str, task: str):
-    """f(*args), or NotYet when f hands its work to posattn or to a library's softmax."""
+def _own_work(f, *args, name: str, task: str, **keywords):
+    """f(*args, **keywords), or NotYet when f hands its work to posattn or to a library's
+    softmax."""
     if not callable(f):
         raise NotYet(f"{name} must be a function; got {type(f).__name__}.")
     run = _borrowing(f)
-    out = call(run, *args, name=name)
+    out = call(run, *args, name=name, **keywords)
     if run.borrowed:
         named = [f"pa.{n}" for m, n in run.borrowed if m == "posattn" and not n.startswith("_")]
         first = (named or [f"{n} from {m}" for m, n in run.borrowed])[0]
@@ -166,11 +168,73 @@ def _mistaken_Y(Y, X, A, W_Q, W_K, W_V):
                 None)
 
 
-def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str):
-    """Y and A of the learner's function on one input, or NotYet naming what differs."""
+def _masked(S, mask):
+    return np.where(mask, S, -np.inf)
+
+
+def _mistaken_extra(A, S, mask, bias, d_k):
+    """The hint naming the mistake in a mask or a bias that gives this A, or None. ``S`` holds
+    the right scaled scores Q Kᵀ/√d_k, before the bias and the mask."""
+    B = np.zeros_like(S) if bias is None else bias
+    M = np.ones(S.shape, dtype=bool) if mask is None else mask
+    mistakes = []
+    if bias is not None:
+        mistakes += [
+            (softmax(_masked(S, M)), "your A is the same as without the bias: add the bias to the "
+             "scores, before the softmax."),
+            (softmax(_masked(S + B / np.sqrt(d_k), M)), "you divided the bias by √d_k too: it "
+             "is added to the scores after they are scaled, S = Q Kᵀ/√d_k + B."),
+            (softmax(_masked(S - B, M)), "you subtracted the bias: it is added to the scores "
+             "(a penalty such as ALiBi's is a bias that is already negative)."),
+            (softmax(_masked(S + B.T, M)), "your bias is transposed: B[i, j] belongs to query i "
+             "(a row) and key j (a column)."),
+            (softmax(_masked(S, M)) + B, "you added the bias to the weights: it goes on the "
+             "scores, before the softmax."),
+        ]
+    if mask is not None:
+        plain = softmax(S + B)
+        mistakes += [
+            (plain, "your A is the same as without the mask: where the mask is False, a key must "
+             "get weight 0."),
+            (plain * mask, "you zeroed the masked weights after the softmax, so the rows no longer "
+             "sum to 1: mask the scores before the softmax."),
+            (softmax(np.where(mask, S + B, 0.0)), "a masked score set to 0 still gets the weight "
+             "e⁰ > 0: a masked score must be −∞ (or so negative that its exp is 0)."),
+            (softmax(_masked(S + B, mask.T)), "your mask is transposed: row i of the mask says "
+             "which keys query i may attend to."),
+        ]
+    hint = next((hint for wrong, hint in mistakes if _near(A, wrong)), None)
+    if hint is None and mask is not None:
+        some = (~mask).any(axis=1)  # the rows an inverted mask leaves a key
+        if _near(A[some], softmax(_masked(S + B, ~mask)[some])):
+            hint = ("your A puts weight where the mask is False and none where it is True: True "
+                    "marks a key the query may attend to.")
+    return hint
+
+
+def _not_finite(A, shape) -> bool:
+    """Whether A is an array of ``shape`` with a NaN or an inf in it."""
+    try:
+        A = np.asarray(A, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return A.shape == shape and not np.isfinite(A).all()
+
+
+def _with(mask, bias) -> str:
+    return " and ".join(what for what, given in (("a causal mask", mask is not None),
+                                                 ("a bias", bias is not None)) if given)
+
+
+def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=None):
+    """Y and A of the learner's function on one input, or NotYet naming what differs; ``mask``
+    and ``bias`` are passed (as keywords) only when given."""
     n, d_v = len(X), W_V.shape[1]
+    extra = {k: v.copy() for k, v in (("mask", mask), ("bias", bias)) if v is not None}
+    if extra:
+        shape = f"{shape}, with {_with(mask, bias)}"
     out = _own_work(self_attention_fn, X.copy(), W_Q.copy(), W_K.copy(), W_V.copy(),
-                    name="self_attention", task="write attention")
+                    name="self_attention", task="write attention", **extra)
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
         try:
             got = np.shape(out)
@@ -179,16 +243,22 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str):
         what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}")
         raise NotYet(f"self_attention should return the pair (Y, A), as pa.self_attention does; "
                      f"on {shape} it returned {what}.")
+    S = (X @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (n, n): the right scaled scores
+    if extra and _not_finite(out[1], (n, n)):  # a NaN row: every key masked, or −∞ − (−∞)
+        hint = _mistaken_extra(np.asarray(out[1], dtype=float), S, mask, bias, W_Q.shape[1])
+        raise NotYet(f"on {shape}, {hint or 'your A holds NaN or inf: a row with no key left?'}")
     Y, A = (as_array(M, name) for M, name in zip(out, ("Y", "A"), strict=True))
     if Y.shape == (n, n) and A.shape == (n, d_v) and n != d_v:
         raise NotYet("you returned (A, Y); pa.self_attention returns (Y, A), Y first.")
-    Y_ok, A_ok = self_attention(X, W_Q, W_K, W_V)
+    Y_ok, A_ok = self_attention(X, W_Q, W_K, W_V, mask=mask, bias=bias)
     if A.shape != (n, n):
         raise NotYet(f"A should be (n, n) = ({n}, {n}), one weight per query and key, on {shape}; "
                      f"got {A.shape}.")
     if not _near(A, A_ok):
-        if (hint := _mistaken_A(A, X, W_Q, W_K)) is not None:
-            raise NotYet(hint)
+        hint = (_mistaken_extra(A, S, mask, bias, W_Q.shape[1]) if extra
+                else _mistaken_A(A, X, W_Q, W_K))
+        if hint is not None:
+            raise NotYet(f"on {shape}, {hint}" if extra else hint)
         if not np.allclose(A.sum(axis=1), 1.0, atol=1e-5):
             raise NotYet(f"the rows of your A do not sum to 1 (on {shape} they sum to "
                          f"{np.round(A.sum(axis=1), 3).tolist()[:3]}…): normalise each row.")
@@ -205,20 +275,51 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str):
     return Y, A
 
 
-@checker("a function self_attention(X, W_Q, W_K, W_V) that returns (Y, A)")
+def _takes_mask_and_bias(f) -> bool:
+    """Whether f can be called as f(X, W_Q, W_K, W_V, mask=..., bias=...)."""
+    try:
+        inspect.signature(f).bind(None, None, None, None, mask=None, bias=None)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): let the call decide
+        return True
+    return True
+
+
+def _break(f, X, W, perm, **extra):
+    """The largest of |Y(PX) − P Y(X)| and |A(PX) − P A Pᵀ| of the learner's checked function."""
+    Y, A = _compare(f, X, *W, "the last shape", **extra)
+    Y_p, A_p = _compare(f, X[perm], *W, "the last shape, shuffled", **extra)
+    return max(np.abs(Y_p - Y[perm]).max(), np.abs(A_p - A[perm][:, perm]).max())
+
+
+@checker("a function self_attention(X, W_Q, W_K, W_V, mask=None, bias=None) that returns (Y, A)")
 def check_self_attention(self_attention_fn):
     """Exercise 4: attention written from scratch, against pa.self_attention on SHAPES (the
-    notebook's "dog bites man" first), then its own equivariance error on a shuffled input."""
+    notebook's "dog bites man" first), then with a causal mask, a bias and both on the second
+    shape, then its own equivariance error on a shuffled input, and the mask's break of it."""
+    inputs = []
     for i, (n, d, d_k, d_v) in enumerate(SHAPES):
-        W_Q, W_K, W_V = default_projections(d, d_k, d_v, seed=i)  # (d, d_k), (d, d_k), (d, d_v)
+        W = default_projections(d, d_k, d_v, seed=i)  # (d, d_k), (d, d_k), (d, d_v)
         X = embed(tokenize("dog bites man")) if i == 0 else \
             np.random.default_rng(i).standard_normal((n, d))  # (n, d)
-        _compare(self_attention_fn, X, W_Q, W_K, W_V, f"n={n}, d={d}, d_k={d_k}, d_v={d_v}")
+        _compare(self_attention_fn, X, *W, f"n={n}, d={d}, d_k={d_k}, d_v={d_v}")
+        inputs.append((X, W))
+    if not _takes_mask_and_bias(self_attention_fn):
+        raise NotYet("your self_attention agrees with pa.self_attention on all three shapes. Now "
+                     "let it take a mask and a bias too: def self_attention(X, W_Q, W_K, W_V, "
+                     "mask=None, bias=None), where None means no mask or no bias.")
+    (X, W), n = inputs[1], SHAPES[1][0]
+    causal = np.tril(np.ones((n, n), dtype=bool))  # (n, n): query i sees keys j ≤ i
+    bias = np.random.default_rng(5).normal(size=(n, n))  # (n, n): a bias per query and key
+    for mask, B in ((causal, None), (None, bias), (causal, bias)):
+        _compare(self_attention_fn, X, *W, f"n={n}", mask=mask, bias=B)
+    (X, W), n = inputs[-1], SHAPES[-1][0]
     perm = np.random.default_rng(7).permutation(n)  # a shuffle of the last input's n tokens
-    Y, A = _compare(self_attention_fn, X, W_Q, W_K, W_V, "the last shape")
-    Y_p, A_p = _compare(self_attention_fn, X[perm], W_Q, W_K, W_V, "the last shape, shuffled")
-    error = max(np.abs(Y_p - Y[perm]).max(), np.abs(A_p - A[perm][:, perm]).max())
-    return (f"your function agrees with pa.self_attention on all three shapes. Shuffling the "
-            f"{n} tokens of the last input only moved its outputs: the largest of "
-            f"|Y(PX) − P Y(X)| and |A(PX) − P A Pᵀ| is {error:.1e}. Your own code is "
-            "permutation equivariant.")
+    error = _break(self_attention_fn, X, W, perm)
+    masked = _break(self_attention_fn, X, W, perm, mask=np.tril(np.ones((n, n), dtype=bool)))
+    return (f"your function agrees with pa.self_attention on all three shapes, with a mask and "
+            f"a bias too. Shuffling the {n} tokens of the last input only moved its outputs: the "
+            f"largest of |Y(PX) − P Y(X)| and |A(PX) − P A Pᵀ| is {error:.1e}. Your own code is "
+            f"permutation equivariant; with a causal mask the same shuffle changes it by "
+            f"{masked:.2f}. Keep this function: notebook 08 asks for it again.")

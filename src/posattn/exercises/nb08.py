@@ -2,9 +2,11 @@
 
 import numpy as np
 
+from ..embeddings import default_projections, embed, tokenize
 from ..positions import alibi_bias, causal_mask, sinusoidal_shift
 from ..rope import rope
 from . import NotYet, as_array, call, checker, close
+from .nb03 import check_self_attention
 
 
 @checker("a function alibi_causal(n, m)")
@@ -78,3 +80,65 @@ def check_shift_matrix(M_1):
         raise NotYet("two rows or columns are swapped: E_p = (sin p, cos p) has the sine first, "
                      "and column c of M makes coordinate c of E[p + 1].")
     raise NotYet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
+
+
+SENTENCE, BACKWARDS = "the dog bites man", [3, 2, 1, 0]  # exercise 4's input and its reversal
+CASES = {  # what the checker asks symmetry_break for, and what each one is
+    "no mask, no bias": {},
+    "causal mask": {"mask": causal_mask(4)},
+    "symmetric ALiBi bias": {"bias": alibi_bias(4)},
+    "causal mask and ALiBi bias (the paper's)": {"mask": causal_mask(4), "bias": alibi_bias(4)},
+}
+
+
+def _own_break(self_attention, X, W, perm, **extra) -> tuple[float, float]:
+    """max |Y(PX) − P Y(X)| of the learner's (already checked) function, and the same with
+    |A(PX) − P A Pᵀ| included: both measure its symmetry break."""
+    def run(X):
+        out = call(self_attention, X.copy(), *(M.copy() for M in W), name="self_attention",
+                   **{k: v.copy() for k, v in extra.items()})
+        return (np.asarray(M, dtype=float) for M in out)
+
+    (Y, A), (Y_p, A_p) = run(X), run(X[perm])
+    y = float(np.abs(Y_p - Y[perm]).max())
+    return y, max(y, float(np.abs(A_p - A[perm][:, perm]).max()))
+
+
+def _same(got: float, expected: float) -> bool:
+    """Equal to float32 precision; two rounding-sized numbers (below 1e-9) count as equal."""
+    return (got < 1e-9 and expected < 1e-9) or close(got, expected)
+
+
+@checker("your self_attention from notebook 03 and a function symmetry_break(mask=None, bias=None)")
+def check_symmetry_break(self_attention, symmetry_break):
+    """Exercise 4: the learner's own attention (03, exercise 4), and its symmetry break measured
+    by the learner on "the dog bites man" read backwards, with each of CASES."""
+    try:  # 03's checker judges the pasted function
+        check_self_attention.__wrapped__(self_attention)
+    except NotYet as hint:
+        raise NotYet(f"notebook 03's checker does not accept your self_attention yet: "
+                     f"{hint}") from None
+    X, W = embed(tokenize(SENTENCE)), default_projections()  # (4, 8), three (8, 4)
+    measured = []
+    for case, extra in CASES.items():
+        got = call(symmetry_break, name="symmetry_break", **{k: v.copy() for k, v in extra.items()})
+        got = float(as_array(got, f"symmetry_break with {case}", ()))
+        y, with_A = _own_break(self_attention, X, W, BACKWARDS, **extra)
+        if not (_same(got, y) or _same(got, with_A)):
+            unmoved = _unreordered(self_attention, X, W, BACKWARDS, **extra)
+            if _same(got, unmoved):
+                raise NotYet(f"with {case} you compared Y(PX) with Y(X); equivariance compares it "
+                             "with P Y(X), the rows of Y(X) reordered the same way.")
+            raise NotYet(f"with {case}, symmetry_break() returns {got:.3g}, but your "
+                         f"self_attention on {SENTENCE!r} read backwards gives {y:.3g}. Pass the "
+                         "mask and the bias on to both calls, and compare Y(PX) with P Y(X).")
+        measured.append(f"{case}: {'below 1e-12' if y < 1e-12 else f'{y:.2g}'}")
+    return (f"your own attention on {SENTENCE!r} read backwards: {'; '.join(measured)}. The mask "
+            "sees the reversal; the symmetric bias cannot, since reversal keeps every |i − j|.")
+
+
+def _unreordered(self_attention, X, W, perm, **extra) -> float:
+    """max |Y(PX) − Y(X)|: the mistake of comparing without reordering Y(X)."""
+    outs = [np.asarray(call(self_attention, X_, *W, name="self_attention", **extra)[0], float)
+            for X_ in (X, X[perm])]
+    return float(np.abs(outs[1] - outs[0]).max())
