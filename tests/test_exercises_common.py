@@ -71,3 +71,19 @@ def test_any_wrong_answer_gets_not_yet_with_a_hint_and_never_raises(name, check)
         assert isinstance(feedback, exercises.Feedback), f"{name}({kind}) returned {feedback!r}"
         assert not feedback.ok, f"{name}({kind}) said Right"
         assert 10 < len(feedback.message) <= 400, f"{name}({kind}): {feedback.message!r}"
+
+
+@pytest.mark.parametrize(("checker", "name"), [
+    ("nb01.check_mixing_equivariant", "W"), ("nb01.check_mixing_equivariant", "X"),
+    ("nb03.check_self_attention", "Q"), ("nb03.check_stable_softmax", "stable_softmax"),
+    ("nb06.check_layer_norm", "layers"), ("nb06.check_set_vector", "describe"),
+    ("nb06.check_set_vector", "W_in"), ("nb09.check_ceiling", "who"),
+])
+def test_a_name_the_kernel_has_not_defined_yet_gets_the_cell_that_defines_it(checker, name):
+    """An answer run straight after the set-up cell may use a name an earlier cell defines."""
+    module, function = checker.split(".")
+    module = importlib.import_module(f"posattn.exercises.{module}")
+    undefined = eval(f"lambda *args, **keywords: {name}")  # noqa: S307 - a name nobody defined
+    feedback = getattr(module, function)(undefined)
+    assert not feedback.ok and f"uses {name}, which is not defined" in feedback.message
+    assert module.DEFINED_IN[name] in feedback.message, feedback.message

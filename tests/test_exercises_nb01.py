@@ -128,3 +128,38 @@ def test_right_mixing_functions_pass_on_the_notebooks_shapes(f):
 def test_non_mixing_or_non_equivariant_functions_get_a_hint(f, hint):
     feedback = nb01.check_mixing_equivariant(f)
     assert not feedback.ok and hint in feedback.message
+
+
+# Issue 29: side effects and true hints
+
+def test_a_mixing_function_written_in_place_is_told_it_changes_its_input():
+    def f(X):
+        X += X.mean(axis=0)
+        return X
+
+    feedback = nb01.check_mixing_equivariant(f)
+    assert not feedback.ok and "changes its input X in place" in feedback.message
+    assert "neither" not in feedback.message  # the old, false verdict
+
+
+def test_every_row_the_mean_row_is_told_the_truth():
+    feedback = nb01.check_mixing_equivariant(lambda X: np.tile(X.mean(0), (len(X), 1)))
+    assert not feedback.ok and "every row of my_f(X) is the same vector" in feedback.message
+    assert "should equal my_f(X)[perm]" not in feedback.message  # which it does
+
+
+def test_the_suggested_experiment_can_tell_reversed_rows_is_not_equivariant():
+    """01 ex1 suggests pa.equivariance_error(…, X, [1, 2, 0]): there reversed_rows shows."""
+    X = pa.embed(pa.tokenize("dog bites man"))
+    assert pa.equivariance_error(nb01.FUNCTIONS["reversed_rows"], X, [1, 2, 0]) > 0.1
+    assert pa.equivariance_error(nb01.FUNCTIONS["reversed_rows"], X, [2, 1, 0]) == 0.0
+    cell = next(c for c in _cells() if "### Exercise 1: classify" in c)
+    assert "[1, 2, 0]" in cell and "more than one order" in cell
+
+
+def _cells():
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "notebooks" / \
+        "01_invariance_vs_equivariance.ipynb"
+    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]

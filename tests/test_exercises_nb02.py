@@ -128,3 +128,18 @@ def test_the_right_message_calls_only_offset_weights_a_convolution():
 def test_position_blind_or_malformed_weights_get_a_hint(f, hint):
     feedback = nb02.check_position_weights(f)
     assert not feedback.ok and hint in feedback.message
+
+
+# Issue 29: the three terms, and the checker's own data
+
+def test_the_three_terms_instead_of_their_sum_get_a_hint_that_says_so():
+    terms = nb02.A[1][:, None] * nb02.V  # (3, 2): α_1j v_j, one per row
+    feedback = nb02.check_y1(terms)
+    assert not feedback.ok and "their sum" in feedback.message
+
+
+def test_the_checkers_data_is_read_only():
+    for array in (nb02.A, nb02.V, nb02.PERM):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    assert nb02.check_reordered_weights([0.1, 0.6, 0.3]).ok

@@ -352,3 +352,89 @@ def _row_sum_without_keepdims(X, W_Q, W_K, W_V):
 def test_the_exercise_states_the_shapes_the_checker_uses():
     assert nb03.SHAPES[0] == (3, 8, 4, 4)  # the notebook's own "dog bites man" first
     assert len({shape[2:] for shape in nb03.SHAPES}) == len(nb03.SHAPES)  # d_k, d_v vary
+
+
+# Issue 29: side effects, and hints that name the mistake
+
+def test_an_answer_that_scales_the_callers_weights_in_place_is_told_so():
+    def scales_in_place(X, W_Q, W_K, W_V, mask=None, bias=None):
+        W_Q /= np.sqrt(W_Q.shape[1])  # the scale moved into W_Q, in place
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        A = _softmax(_scores(Q, K, mask, bias) * np.sqrt(K.shape[1]))
+        return A @ V, A
+
+    feedback = nb03.check_self_attention(scales_in_place)
+    assert not feedback.ok and "changes its input W_Q in place" in feedback.message
+
+
+NOTEBOOK_X, NOTEBOOK_W = pa.embed(pa.tokenize("dog bites man")), pa.default_projections()
+
+
+def _global_W(X, W_Q, W_K, W_V, mask=None, bias=None):  # the notebook's W, not the arguments
+    return solutions.self_attention(X, *NOTEBOOK_W, mask, bias)
+
+
+def _global_X(X, W_Q, W_K, W_V, mask=None, bias=None):  # the notebook's X and W
+    return solutions.self_attention(NOTEBOOK_X, *NOTEBOOK_W, mask, bias)
+
+
+def _max_without_keepdims(X, W_Q, W_K, W_V):
+    S = RIGHT(X @ W_Q, X @ W_K)
+    E = np.exp(S - S.max(axis=1))
+    A = E / E.sum(axis=1, keepdims=True)
+    return A @ (X @ W_V), A
+
+
+def _causal_by_habit(X, W_Q, W_K, W_V):
+    S = RIGHT(X @ W_Q, X @ W_K)
+    A = _softmax(np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf))
+    return A @ (X @ W_V), A
+
+
+@pytest.mark.parametrize(("f", "hint"), [
+    (_causal_by_habit, "your A is causal"),
+    (_max_without_keepdims, "S.max(axis=1) without keepdims"),
+    (_global_W, "the notebook's X or W_Q, W_K, W_V instead of its own arguments"),
+    (_global_X, "the notebook's X or W_Q, W_K, W_V instead of its own arguments"),
+    (_attention(RIGHT, answer=lambda Y, A: (Y.T, A)), "your Y is transposed"),
+    (_attention(lambda Q, K: Q @ K.T / 8.0), "divided the scores by 8, a size written as"),
+    (_attention(lambda Q, K: Q @ K.T * np.sqrt(K.shape[1])), "multiplied the scores by √d_k"),
+    (lambda X, W_Q, W_K, W_V: (*solutions.self_attention(X, W_Q, W_K, W_V), None),
+     "it returned 3 things"),
+])
+def test_more_plausible_mistakes_are_named(f, hint):
+    feedback = nb03.check_self_attention(f)
+    assert not feedback.ok and hint in feedback.message, feedback.message
+
+
+def test_scaling_by_the_square_root_of_d_v_is_named():
+    def by_d_v(X, W_Q, W_K, W_V):
+        A = _softmax((X @ W_Q) @ (X @ W_K).T / np.sqrt(W_V.shape[1]))
+        return A @ (X @ W_V), A
+
+    feedback = nb03.check_self_attention(by_d_v)
+    assert not feedback.ok and "√d_v" in feedback.message, feedback.message
+
+
+def test_the_fallback_hint_no_longer_guesses_a_number_written_as_a_size():
+    def off(X, W_Q, W_K, W_V):
+        A = _softmax(RIGHT(X @ W_Q, X @ W_K) + 0.3 * np.eye(len(X)))  # something else entirely
+        return A @ (X @ W_V), A
+
+    feedback = nb03.check_self_attention(off)
+    assert not feedback.ok and "written as a number" not in feedback.message, feedback.message
+
+
+def general_attention(X, W_Q, W_K, W_V, mask=None, bias=None, scale=None):
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = Q @ K.T / (np.sqrt(K.shape[1]) if scale is None else scale)
+    S = S if bias is None else S + bias
+    S = S if mask is None else np.where(mask, S, -np.inf)
+    A = np.array([my_stable_softmax(row) for row in S])
+    return A @ V, A
+
+
+def test_a_partial_of_ones_own_general_function_with_ones_own_softmax_is_right():
+    import functools
+    feedback = nb03.check_self_attention(functools.partial(general_attention, scale=None))
+    assert feedback.ok, feedback.message

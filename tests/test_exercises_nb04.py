@@ -96,3 +96,8 @@ def test_wrong_choice_gets_not_yet(choice, message):
     feedback = nb04.check_position_entry(choice)
     assert not feedback.ok
     assert message in feedback.message
+
+
+def test_rows_counted_from_one_get_a_hint_about_counting_from_zero():
+    feedback = nb04.check_changed_rows([2, 5])
+    assert not feedback.ok and "numbered from 0" in feedback.message

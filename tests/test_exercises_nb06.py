@@ -102,3 +102,13 @@ def test_the_tanh_hint_no_longer_says_transform_each_point():
     feedback = nb06.check_set_vector(lambda P: np.tanh(P).sum(axis=0))
     assert "transform each point" not in feedback.message.lower()
     assert "mirror" in feedback.message
+
+
+def test_a_layer_norm_written_in_place_is_told_so_not_praised_with_a_wrong_error():
+    def in_place(X):
+        X -= X.mean(axis=1, keepdims=True)
+        X /= np.sqrt((X ** 2).mean(axis=1, keepdims=True) + 1e-5)
+        return X
+
+    feedback = nb06.check_layer_norm(in_place)
+    assert not feedback.ok and "changes its input X in place" in feedback.message

@@ -57,6 +57,11 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
     """
     if isinstance(value, (str, bytes)) or value is None:
         raise _not_numbers(name, value, repr(value))
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(f"{name} must be a plain array of numbers; got a masked array "
+                        f"({np.ma.count_masked(value)} of {value.size} entries masked), whose "
+                        "mask would be ignored. Fill it first (np.ma.filled(a, value)), or pass "
+                        "a mask argument where the function takes one.")
     try:
         array = np.asarray(value)  # ValueError for ragged nesting, say
     except (TypeError, ValueError, OverflowError) as exc:
@@ -137,9 +142,13 @@ def finite_result(arguments: str, what: str, *results):
 
 
 def output_of(name: str, f, X) -> np.ndarray:
-    """f(X) as finite float64 numbers: an overflow inside the learner's f becomes the template."""
+    """f(X) as finite float64 numbers: an overflow inside the learner's f becomes the template.
+
+    f gets a copy of X, so an f that works in place (``X += …``) changes neither the caller's
+    array nor the next call's input.
+    """
     with quiet_overflow():
-        output = f(X)
+        output = f(np.array(X, copy=True))
     return function_output(name, output)
 
 

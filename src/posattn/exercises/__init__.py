@@ -15,7 +15,13 @@ otherwise, as the helpers below do when an answer is not what they need.
 ❌ Not yet: x must be an array of numbers; got str 'two'., ✅ Right: two it is.)
 """
 
+import contextlib
+import copy
 import functools
+import inspect
+import signal
+import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -42,29 +48,188 @@ class NotYet(Exception):
     """Raised inside a checker: the answer is not right yet, and the message is the hint."""
 
 
+TIME_LIMIT = 5.0  # seconds one check may take, the answer's own calls included
+
+
+class _Stopped(BaseException):
+    """Raised inside the learner's code to end a check with ``hint`` as its verdict. A
+    BaseException, so that no ``except Exception`` on the way (the learner's or the package's)
+    can swallow it."""
+
+
+def say(exc: BaseException) -> str:
+    """An exception as "Type: message", even when its __str__ raises."""
+    try:
+        text = str(exc)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - a hostile __str__ may raise anything
+        text = "(its message could not be shown)"
+    return f"{type(exc).__name__}: {text:.120}"
+
+
+def _fresh(value):
+    """A copy of an argument for the learner's function: arrays, lists, dicts and sets."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (list, dict, set)):
+        return copy.deepcopy(value)
+    return value
+
+
+def _changed(before, after) -> bool:
+    """Whether the learner's function changed the copy ``after`` of ``before``."""
+    try:
+        if isinstance(before, np.ndarray):
+            return before.shape != np.shape(after) or not np.array_equal(before, after,
+                                                                         equal_nan=True)
+        return bool(before != after)
+    except (TypeError, ValueError):  # equal_nan on text, or a comparison without an answer
+        return False
+
+
+def _argument_name(f, position) -> str:
+    try:
+        names = list(inspect.signature(f).parameters)
+    except (TypeError, ValueError):  # no signature to read
+        names = []
+    if isinstance(position, str):
+        return position
+    return names[position] if position < len(names) else f"argument {position + 1}"
+
+
+def guarded(f, name: str = "your function"):
+    """The learner's function ``f``, called on fresh copies of its arguments: whatever it does to
+    them, the checker's arrays stay as they were, and a change made in place ends the check
+    with a hint that says so. A ``sys.exit()`` inside it ends the check with a hint too."""
+    if not callable(f) or isinstance(f, type):
+        return f
+    own = getattr(f, "__name__", "")
+    name = own if own.isidentifier() and name == "your function" else name
+
+    @functools.wraps(f)
+    def answer(*args, **keywords):
+        copies = [_fresh(a) for a in args]
+        named = {key: _fresh(v) for key, v in keywords.items()}
+        try:
+            out = f(*copies, **named)
+        except SystemExit:
+            raise _Stopped(f"{name} called sys.exit() (or exit()), which would end the program: "
+                           "return a value instead.") from None
+        pairs = [*enumerate(zip(args, copies, strict=True)),
+                 *((key, (keywords[key], v)) for key, v in named.items())]
+        for position, (given, seen) in pairs:
+            if _changed(given, seen):
+                what = _argument_name(f, position)
+                raise _Stopped(f"{name} changes its input {what} in place (with +=, /=, "
+                               f"{what}[…] = … or a method such as .sort()). On the checker's copy "
+                               f"no harm is done, but in your notebook it would change {what} "
+                               f"itself at every call. Work on a new array: {what} = {what} + …, "
+                               f"or {what} = {what}.copy() first.")
+        return out
+
+    return answer
+
+
+# the guard's own code, which a checker that watches what an answer calls (nb03) leaves out
+def _codes(code) -> set:
+    """A code object and every one nested in it (inner functions, comprehensions)."""
+    return {code}.union(*(_codes(c) for c in code.co_consts if hasattr(c, "co_name")))
+
+
+GUARD_CODES = frozenset().union(*(_codes(f.__code__) for f in (_fresh, _changed, _argument_name,
+                                                                 guarded)))
+
+
+def read_only(namespace: dict) -> None:
+    """The checker module's own arrays (and those in its dicts, lists and tuples) read-only, so
+    an answer cannot write into the data a verdict is computed from."""
+    for value in list(namespace.values()):
+        inner = value.values() if isinstance(value, dict) else value \
+            if isinstance(value, (list, tuple)) else ()
+        for array in (value, *(v for v in inner if isinstance(v, np.ndarray)),
+                      *(w for v in inner if isinstance(v, dict) for w in v.values())):
+            if isinstance(array, np.ndarray) and array.flags.writeable:
+                array.flags.writeable = False
+
+
+_LIMIT = threading.local()
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Stop the learner's code after ``seconds`` (on the main thread, where signals arrive; a
+    nested check keeps the outer limit)."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+              and not getattr(_LIMIT, "on", False))
+    if not usable:
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _Stopped(f"the check stopped after {seconds:g} s: your answer is still running (a "
+                       "loop that never ends, a time.sleep, or far more work than the exercise "
+                       "needs?).")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _LIMIT.on = True
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _LIMIT.on = False
+
+
+def _undefined(exc: NameError, module) -> str:
+    """A hint for a name the learner's code uses but the kernel has not defined yet."""
+    name = getattr(exc, "name", None) or str(exc)
+    where = getattr(module, "DEFINED_IN", {}).get(name)
+    return (f"your code uses {name}, which is not defined in this kernel yet. "
+            + (f"It is defined {where}: run that cell first, then this one again." if where else
+               "Run the cells above this one first (or define it in this cell)."))
+
+
 def checker(what: str) -> Callable:
     """Make ``check(answer, …)`` return Feedback and never raise, whatever it is given.
 
     A placeholder answer (``...`` or None) asks for ``what``; :class:`NotYet` becomes its hint;
-    any other exception, raised while looking at an unexpected answer, is named in a hint.
+    any other exception, raised while looking at an unexpected answer, is named in a hint. A
+    function answer is :func:`guarded`; the check runs under its own numpy error state and
+    within TIME_LIMIT, with the module's own arrays read-only. Only KeyboardInterrupt passes.
     """
 
     def decorate(check: Callable) -> Callable:
+        module = sys.modules.get(check.__module__)
+
         @functools.wraps(check)
         def checked(*answers) -> Feedback:
             if any(a is ... or a is None for a in answers):
                 return Feedback(False, f"replace the ... with {what}, then run the cell again.")
             try:
-                return Feedback(True, check(*answers))
-            except NotYet as hint:
-                return Feedback(False, str(hint))
-            except Exception as exc:  # noqa: BLE001 - an answer of any kind may fail in any way
-                return Feedback(False, f"this answer could not be checked ({type(exc).__name__}: "
-                                       f"{exc!s:.120}). The exercise asks for {what}.")
+                with np.errstate(all="ignore"), _time_limit(TIME_LIMIT):
+                    return Feedback(True, check(*(guarded(a) for a in answers)))
+            except KeyboardInterrupt:
+                raise
+            except (NotYet, _Stopped) as hint:
+                return Feedback(False, _text(hint))
+            except SystemExit:
+                return Feedback(False, "your answer called sys.exit() (or exit()), which would "
+                                       "end the program: give a value instead.")
+            except NameError as exc:
+                return Feedback(False, _undefined(exc, module))
+            except BaseException as exc:  # noqa: BLE001 - an answer may fail in any way
+                return Feedback(False, f"this answer could not be checked ({say(exc)}). "
+                                       f"The exercise asks for {what}.")
 
         return checked
 
     return decorate
+
+
+def _text(hint: BaseException) -> str:
+    return hint.args[0] if hint.args and isinstance(hint.args[0], str) else say(hint)
 
 
 def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = False) -> np.ndarray:
@@ -106,8 +271,10 @@ def call(f, *args, name: str = "your function", **keywords):
         raise NotYet(f"{name} must be a function; got {type(f).__name__}.")
     try:
         out = f(*args, **keywords)
+    except (NameError, _Stopped):  # named where it is defined / the verdict already
+        raise
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
-        raise NotYet(f"{name} raised {type(exc).__name__}: {exc!s:.120}") from None
+        raise NotYet(f"{name} raised {say(exc)}") from None
     if out is ... or out is None:
         raise NotYet(f"{name} returns nothing yet: replace the ... after `return`.")
     return out

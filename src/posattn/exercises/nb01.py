@@ -7,10 +7,19 @@ import numpy as np
 from ..baselines import influence
 from ..embeddings import embed, tokenize
 from ..permutations import permutation_matrix, symmetries
-from . import NotYet, as_array, as_choice, call, checker
+from . import NotYet, as_array, as_choice, call, checker, read_only
+
+# Where the notebook defines the names an answer may use (a NameError's hint names the cell).
+DEFINED_IN = {
+    **dict.fromkeys(("X", "perm", "tokens"), "in the cell that turns \"dog bites man\" into "
+                    "\"man bites dog\" (`X = pa.embed(tokens)`, `perm = np.array([2, 1, 0])`)"),
+    "W": "in the cell of \"Measured: self-attention is equivariant\" (`W = rng.normal(…)`)",
+    **dict.fromkeys(("W_Q", "W_K", "W_V"), "in the cell of \"Measured: self-attention is "
+                    "equivariant\" (`W_Q, W_K, W_V = pa.default_projections()`)"),
+}
 
 VERDICTS = ("invariant", "equivariant", "neither")
-PERM = [1, 3, 0, 2]  # exercise 2: build the P of this order
+PERM = np.array([1, 3, 0, 2])  # exercise 2: build the P of this order
 
 
 def column_max(X):
@@ -77,7 +86,8 @@ def check_symmetries(*kinds):
     if wrong:
         raise NotYet(f"{len(FUNCTIONS) - len(wrong)} of {len(FUNCTIONS)} right. Look again at: "
                      f"{', '.join(wrong)} (measure them with pa.invariance_error and "
-                     "pa.equivariance_error).")
+                     "pa.equivariance_error, on more than one order: one order can hide what "
+                     "another shows).")
     return ("all five classified. sorted_columns returns n rows and is still invariant: "
             "no row of it belongs to a token.")
 
@@ -113,10 +123,20 @@ def check_mixing_equivariant(my_f):
     if out.ndim != 2 or len(out) != len(X):
         raise NotYet(f"my_f(X) should have one row per token: for X of shape {X.shape} it needs "
                      f"shape ({len(X)}, any number of columns); got {out.shape}.")
-    if (kind := verdict(my_f, X.shape[1])) != "equivariant":
+    if (kind := verdict(my_f, X.shape[1])) == "invariant":
+        if np.allclose(out, out[0], rtol=1e-5, atol=1e-8):
+            raise NotYet("every row of my_f(X) is the same vector, so reordering changes nothing: "
+                         "my_f is invariant (and, trivially, equivariant), but no output row "
+                         "belongs to its token any more. Keep token i in row i as well.")
+        raise NotYet("my_f is invariant: reordering X leaves my_f(X) as it was, so its rows do "
+                     "not move with their tokens. Equivariant: my_f(X[perm]) == my_f(X)[perm].")
+    if kind != "equivariant":
         raise NotYet(f"my_f is {kind}: my_f(X[perm]) should equal my_f(X)[perm] for every perm.")
     if not influence(my_f, X)[0, 1:].any():  # does output row 0 feel tokens 1 … n − 1?
         raise NotYet("row 0 of the output ignores the other tokens (changing one of them leaves "
                      "it unchanged). Mix the rows, for example through a sum over tokens.")
     return ("equivariant, and every output row sees the other tokens: the kind of function "
             "attention is.")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

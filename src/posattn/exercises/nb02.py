@@ -3,12 +3,12 @@
 import numpy as np
 
 from ..permutations import inverse_permutation
-from . import NotYet, as_array, call, checker, close
+from . import NotYet, as_array, call, checker, close, read_only
 
-TOKENS = ["dog", "bites", "man"]
+TOKENS = ("dog", "bites", "man")
 A = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]])  # (n, n), rows sum to 1
 V = np.array([[4.0, 1.0], [1.0, 3.0], [3.0, 4.0]])  # (n, d_v): a triangle, so each y has one answer
-PERM = [2, 0, 1]  # exercise 2: the tokens reordered
+PERM = np.array([2, 0, 1])  # exercise 2: the tokens reordered
 
 
 def _weights(answer, name: str, shape: tuple) -> np.ndarray:
@@ -24,6 +24,10 @@ def _weights(answer, name: str, shape: tuple) -> np.ndarray:
 @checker("the vector y_1 (a list of 2 numbers or an expression)")
 def check_y1(y_1):
     """Exercise 1: y_1 = Σ_j α_1j v_j for the A and V above, written out term by term."""
+    terms = as_array(y_1, "y_1")
+    if terms.shape == V.shape and close(terms.sum(axis=0), (A @ V)[1]):
+        raise NotYet("those are the three terms α_1j v_j, one per row: y_1 is one vector, "
+                     "their sum.")
     y = as_array(y_1, "y_1", V.shape[1:])
     if close(y, (A @ V)[1]):
         return "y_1 = 0.2·v_0 + 0.5·v_1 + 0.3·v_2 = [2.2, 2.9], the same as (A @ V)[1]."
@@ -74,3 +78,6 @@ def check_position_weights(position_weights):
                      "such as its left neighbour i - 1.")
     return ("a word's output now depends on where it stands: a weighted sum sees order as soon as "
             "its weights depend on position (a convolution when they depend on i − j alone).")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

@@ -3,9 +3,9 @@
 from ..attention import self_attention
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix
-from . import NotYet, as_array, as_choice, as_rows, checker, close
+from . import NotYet, as_array, as_choice, as_rows, checker, close, read_only
 
-PERM = [1, 2, 0]  # the order of exercise 1: "dog bites man" -> "bites man dog"
+PERM = (1, 2, 0)  # the order of exercise 1: "dog bites man" -> "bites man dog"
 
 
 @checker("a 3×3 array built from A and perm")
@@ -45,6 +45,9 @@ def check_changed_rows(changed_rows):
         raise NotYet(f"row {twice} is listed more than once: name each row that changes once.")
     if got == {1, 4}:
         return "only the two swapped rows change, and they simply trade places: Y' = P Y."
+    if got == {2, 5}:
+        raise NotYet("rows are numbered from 0 here, as in numpy (row 0 is the first token): "
+                     "did you count from 1?")
     if not got:
         raise NotYet("something does change: two tokens moved, so their outputs move too.")
     if got > {1, 4}:
@@ -70,3 +73,6 @@ def check_position_entry(choice):
     if letter != "c":
         raise NotYet(_WRONG[letter])
     return "a term in i − j uses the indices as numbers: now where tokens sit changes the weights."
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

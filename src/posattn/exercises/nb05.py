@@ -3,16 +3,17 @@
 from itertools import permutations
 
 from ..embeddings import tokenize
-from . import NotYet, as_array, call, checker
+from . import NotYet, as_array, call, checker, read_only
 
-ROSE = tokenize("a rose is a rose")
-SENTENCES = [tokenize(s) for s in ("the dog bit the man", "a rose is a rose", "dog bites man",
-                                   "la la la")]
+ROSE = tuple(tokenize("a rose is a rose"))
+SENTENCES = tuple(tuple(tokenize(s)) for s in ("the dog bit the man", "a rose is a rose",
+                                               "dog bites man", "la la la"))
 
 
 def _invisible(tokens) -> set[tuple[int, ...]]:
     """Every order that puts an equal word in every slot (P X = X), from the words alone."""
-    return {p for p in permutations(range(len(tokens))) if [tokens[i] for i in p] == tokens}
+    return {p for p in permutations(range(len(tokens)))
+            if tuple(tokens[i] for i in p) == tuple(tokens)}
 
 
 def _order(answer, n: int, name: str) -> tuple[int, ...]:
@@ -41,8 +42,9 @@ def check_rose_order(rose_order):
 @checker("a function invisible_orders(tokens) that returns a list of orders")
 def check_invisible_orders(invisible_orders):
     """Exercise 2: every order of a sentence that leaves its picture exactly as it was."""
-    for tokens in SENTENCES:
-        got = as_array(call(invisible_orders, list(tokens), name="invisible_orders"),
+    for sentence in SENTENCES:
+        tokens = list(sentence)  # the learner's function gets a list, as pa.tokenize returns
+        got = as_array(call(invisible_orders, tokens, name="invisible_orders"),
                        "the returned orders")
         if got.size and (got.ndim != 2 or got.shape[1] != len(tokens)):
             raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
@@ -62,3 +64,6 @@ def check_invisible_orders(invisible_orders):
             raise NotYet(f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
                          "Did you try every order (pa.all_permutations)?")
     return "an order is invisible exactly when it only swaps equal words: P X = X."
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

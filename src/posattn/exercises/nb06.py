@@ -3,7 +3,16 @@
 import numpy as np
 
 from .. import equivariance_error, influence, layer_norm
-from . import NotYet, as_array, as_choice, call, checker, close
+from . import NotYet, as_array, as_choice, call, checker, close, read_only
+
+# Where the notebook defines the names an answer may use (a NameError's hint names the cell).
+DEFINED_IN = {
+    **dict.fromkeys(("X", "perm"), "in section 1's first code cell (`X = pa.embed(…)`, "
+                    "`perm = rng.permutation(7)`)"),
+    "layers": "in section 2's first code cell (`layers = [pa.init_encoder_params(…) …]`)",
+    **dict.fromkeys(("describe", "W_in"), "in the cell of \"An encoder followed by a mean is a "
+                    "set function\" (`W_in = …`, `def describe(points)`)"),
+}
 
 _RNG_SEED = 6
 
@@ -81,9 +90,10 @@ def _shown(points) -> str:
 
 
 # Pairs of different sets, each with what a vector that cannot tell them apart has missed.
-_SAME_MEAN = [[[0.0, 0.0], [2.0, 0.0]], [[0.5, 0.0], [1.5, 0.0]]]
-_MIRRORED = [[[-1.0, 0.0], [1.0, 0.0]], [[0.0, -1.0], [0.0, 1.0]], [[-0.3, 0.6], [0.3, -0.6]]]
-_SAME_COLUMNS = [[[0.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]]
+_SAME_MEAN = np.array([[[0.0, 0.0], [2.0, 0.0]], [[0.5, 0.0], [1.5, 0.0]]])
+_MIRRORED = np.array([[[-1.0, 0.0], [1.0, 0.0]], [[0.0, -1.0], [0.0, 1.0]],
+                      [[-0.3, 0.6], [0.3, -0.6]]])
+_SAME_COLUMNS = np.array([[[0.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]])
 _HINTS = {
     "mean": "are different sets with the same mean and size, and gave one vector: it sees only "
             "the mean (pooling the points, or a linear map of them, keeps nothing else). "
@@ -120,3 +130,6 @@ def check_set_vector(set_vector):
             raise NotYet(f"{', '.join(names[:-1])} and {names[-1]} {_HINTS[kind]}")
     return ("the same vector for every listing, and a different one for each different set tried: "
             "an invariant set function, as ρ(Σ φ(x_i)) in the Deep Sets form is.")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

@@ -4,16 +4,16 @@ import numpy as np
 
 from ..baselines import conv1d
 from ..permutations import equivariance_error
-from . import NotYet, as_array, as_rows, checker, close
+from . import NotYet, as_array, as_rows, checker, close, read_only
 
-EDGE = [0, 1, 7, 8]  # two width-3 layers: the edge signal moves one row inward per layer
+EDGE = (0, 1, 7, 8)  # two width-3 layers: the edge signal moves one row inward per layer
 
 
 @checker("a list of rows like [0, 8]")
 def check_edge_rows(edge_rows):
     """Exercise 1: rows of two stacked width-3 convolutions, on nine equal words, unlike row 4."""
     got = as_rows(edge_rows, "edge_rows", 9)
-    if got == EDGE:
+    if got == list(EDGE):
         return ("the first layer's edge rows differ; in the second layer, rows 1 and 7 have "
                 "windows that reach them. The edge signal moves one row inward per layer.")
     if 4 in got:
@@ -81,3 +81,6 @@ def check_equivariant_kernel(my_kernel):
     side = "left, W_−1" if W[0].any() else "right, W_+1"
     raise NotYet(f"one neighbour still leaks in (the {side}): an output that reads its neighbour "
                  "changes when that neighbour is swapped for another word.")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

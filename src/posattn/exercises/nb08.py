@@ -5,7 +5,7 @@ import numpy as np
 from ..embeddings import default_projections, embed, tokenize
 from ..positions import alibi_bias, causal_mask, sinusoidal_shift
 from ..rope import rope
-from . import NotYet, as_array, call, checker, close
+from . import NotYet, as_array, call, checker, close, read_only
 from .nb03 import check_self_attention
 
 
@@ -82,7 +82,7 @@ def check_shift_matrix(M_1):
     raise NotYet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
 
 
-SENTENCE, BACKWARDS = "the dog bites man", [3, 2, 1, 0]  # exercise 4's input and its reversal
+SENTENCE, BACKWARDS = "the dog bites man", np.array([3, 2, 1, 0])  # exercise 4: X, reversed
 CASES = {  # what the checker asks symmetry_break for, and what each one is
     "no mask, no bias": {},
     "causal mask": {"mask": causal_mask(4)},
@@ -142,3 +142,6 @@ def _unreordered(self_attention, X, W, perm, **extra) -> float:
     outs = [np.asarray(call(self_attention, X_, *W, name="self_attention", **extra)[0], float)
             for X_ in (X, X[perm])]
     return float(np.abs(outs[1] - outs[0]).max())
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

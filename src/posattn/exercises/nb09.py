@@ -4,7 +4,13 @@ import itertools
 
 from ..experiments import noun_pairs, who_bites_whom
 from ..positions import SCHEMES
-from . import NotYet, as_array, as_choice, call, checker, close
+from . import NotYet, as_array, as_choice, call, checker, close, read_only
+
+# Where the notebook defines the names an answer may use (a NameError's hint names the cell).
+DEFINED_IN = {
+    "pairs": "in the cell of \"Test pairs are new\" (`pairs = ex.noun_pairs(seed=0)`)",
+    "who": "in section 4's first code cell (`who = {label: ex.who_bites_whom(…) …}`)",
+}
 
 BLIND = ("none", "alibi_symmetric")
 WHY_BLIND = {  # the question that shows why a blind scheme is blind
@@ -90,3 +96,6 @@ def check_ceiling(ceiling) -> str:
                 "a pair whose mirror is also in the list costs one mistake per two sentences; "
                 "a pair without its mirror costs none.")
     raise NotYet(f"ceiling({shown}) gave {got:.3g}: {hint}")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

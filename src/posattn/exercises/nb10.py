@@ -4,7 +4,7 @@ import numpy as np
 
 from ..embeddings import default_projections
 from ..positions import attention_with_positions, relative_bias
-from . import NotYet, as_array, as_rows, checker, close
+from . import NotYet, as_array, as_rows, checker, close, read_only, say
 
 N_WORDS, CLIP, SWAP = 10, 2, (6, 9)  # exercise 1: ten words, k = 2, words 6 and 9 swap places
 
@@ -66,7 +66,7 @@ def check_unchanged(rows) -> str:
             f"least {min(c for i, c in change.items() if i not in same):.2g}.")
 
 
-CASES = [(5, 2), (4, 1), (3, 0), (6, 3), (1, 2), (9, 2)]  # (n, k): clipped, unclipped, k = 0, n = 1
+CASES = ((5, 2), (4, 1), (3, 0), (6, 3), (1, 2), (9, 2))  # (n, k): clipped, unclipped, k = 0, n = 1
 
 
 def _tables():
@@ -103,10 +103,10 @@ def _call(f, n: int, table, k: int):
     try:
         out = f(n, table.copy(), k)
     except IndexError as exc:
-        raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised IndexError ({exc!s:.60}): an "
+        raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised {say(exc):.70}: an "
                      "offset beyond ±k has no entry of its own; clip it to −k … k first.") from None
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
-        raise NotYet(f"relative_bias_by_hand raised {type(exc).__name__}: {exc!s:.100}") from None
+        raise NotYet(f"relative_bias_by_hand raised {say(exc)}") from None
     if out is ... or out is None:
         raise NotYet("relative_bias_by_hand returns nothing yet: replace the ... after `return`.")
     return as_array(out, f"relative_bias_by_hand({n}, b, {k})", (n, n))
@@ -128,3 +128,6 @@ def check_relative_bias(relative_bias_by_hand) -> str:
             raise NotYet(f"relative_bias_by_hand({n}, b, {k}): {hint}")
     raise NotYet(f"relative_bias_by_hand({n}, b, max_distance={k}) differs from the scheme's "
                  "bias. Work out one entry by hand from the exercise's formula and compare.")
+
+
+read_only(globals())  # the checkers' own data: an answer cannot write into it

@@ -1,0 +1,300 @@
+"""No side effect and no hostile answer changes a checker's verdict (issue 29).
+
+Every checker is given its official answer (the names its notebook cell passes, taken from
+``solutions/``), then that answer twisted the ways a real class twists them: a function that
+works in place, a write into the checker's own data first, ``sys.exit()``, an exception whose
+message cannot be shown, a masked array, numpy told to raise on every floating-point event,
+float32 instead of float64, and an answer that never ends.
+"""
+
+import ast
+import functools
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posattn as pa
+import posattn.exercises as exercises
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def _official() -> list[tuple[str, object, list]]:
+    """(checker id, checker, the official answers) for each checker call of an exercise cell."""
+    found = []
+    for path in sorted(NOTEBOOKS.glob("[01]*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code" or "exercise" not in cell["metadata"].get("tags", []):
+                continue
+            for node in ast.walk(ast.parse("".join(cell["source"]))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr.startswith("check_")):
+                    module = node.func.value.id  # nb01 …
+                    check = getattr(importlib.import_module(f"posattn.exercises.{module}"),
+                                    node.func.attr)
+                    solutions = importlib.import_module(f"solutions.{module}_solutions")
+                    answers = [getattr(solutions, a.id) for a in node.args]
+                    found.append((f"{module}.{node.func.attr}", check, answers))
+    return found
+
+
+OFFICIAL = _official()
+IDS = [name for name, _, _ in OFFICIAL]
+WITH_FUNCTIONS = [case for case in OFFICIAL if any(callable(a) for a in case[2])]
+
+
+def is_function(answer) -> bool:
+    return callable(answer) and not isinstance(answer, type)
+
+
+def test_every_checker_of_the_series_is_tried():
+    modules = {name.split(".")[0] for name in IDS}
+    assert modules == {f"nb{n:02d}" for n in range(1, 11)} and len(OFFICIAL) >= 29
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_the_official_answers_are_right(name, check, answers):
+    feedback = check(*answers)
+    assert feedback.ok, feedback.message
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_the_official_answers_are_right_when_numpy_raises_on_every_floating_point_event(
+        name, check, answers):
+    previous = np.seterr(all="raise")
+    try:
+        feedback = check(*answers)
+        assert np.geterr()["under"] == "raise"  # the learner's own setting, given back
+    finally:
+        np.seterr(**previous)
+    assert feedback.ok, feedback.message
+
+
+def _fits_float32(a) -> bool:
+    """A float array that float32 can hold (1e300, a stable softmax's test score, it cannot)."""
+    return (isinstance(a, np.ndarray) and a.dtype.kind == "f"
+            and bool(np.all(np.abs(a[np.isfinite(a)]) < 1e38)))
+
+
+def _float32(answer):
+    """The answer computed in float32: its arrays, or its function's array arguments."""
+    if is_function(answer):
+        @functools.wraps(answer)  # written where the answer was: its own helpers are its own
+        def in_float32(*args, **keywords):
+            args = [np.asarray(a, np.float32) if _fits_float32(a) else a for a in args]
+            return answer(*args, **keywords)
+        return in_float32
+    if _fits_float32(answer):
+        return answer.astype(np.float32)
+    return answer
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_the_official_answers_are_right_in_float32(name, check, answers):
+    feedback = check(*map(_float32, answers))
+    assert feedback.ok, feedback.message
+
+
+def _in_place(f):
+    """f, but it also changes its first array or list argument in place, after computing (and
+    notes that it did: a function given only numbers has nothing to change)."""
+    @functools.wraps(f)
+    def works_in_place(*args, **keywords):
+        out = f(*args, **keywords)
+        first = next((a for a in (*args, *keywords.values()) if isinstance(a, (np.ndarray, list))),
+                     None)
+        if isinstance(first, list):
+            first.append(first[0] if first else 0)
+        elif first is not None:
+            first[...] = ~first if first.dtype.kind == "b" else first + 1.0
+        works_in_place.changed |= first is not None
+        return out
+    works_in_place.changed = False
+    return works_in_place
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), WITH_FUNCTIONS,
+                         ids=[c[0] for c in WITH_FUNCTIONS])
+def test_an_answer_that_changes_its_input_in_place_is_told_so(name, check, answers):
+    twisted = [_in_place(a) if is_function(a) else a for a in answers]
+    feedback = check(*twisted)
+    if not any(getattr(t, "changed", False) for t in twisted):
+        assert feedback.ok, feedback.message  # given only numbers: nothing to change in place
+        pytest.skip("the function is given numbers only (n, m): nothing to change in place")
+    assert not feedback.ok and "in place" in feedback.message, feedback.message
+    assert check(*answers).ok  # and nothing of the checker's own was changed by it
+
+
+def _module_arrays(module) -> list[np.ndarray]:
+    found = []
+    for value in vars(module).values():
+        inner = value.values() if isinstance(value, dict) else \
+            value if isinstance(value, (list, tuple)) else ()
+        found += [v for v in (value, *inner) if isinstance(v, np.ndarray)]
+    return found
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_a_write_into_the_checkers_data_fails_and_the_right_answer_stays_right(
+        name, check, answers):
+    module = sys.modules[check.__module__]
+    for array in _module_arrays(module):
+        with pytest.raises(ValueError, match="read-only"):
+            array[...] = 0
+    for value in vars(module).values():  # lists of the checker's own: none left to append to
+        assert not (isinstance(value, list) and value and not callable(value[0])), value
+    feedback = check(*answers)
+    assert feedback.ok, feedback.message
+
+
+def test_the_write_of_the_issue_is_refused_and_the_right_weights_stay_right():
+    from posattn.exercises import nb02
+    A = nb02.A
+    with pytest.raises(ValueError, match="read-only"):
+        A[0] = A[0][[2, 0, 1]]
+    assert nb02.check_reordered_weights([0.1, 0.6, 0.3]).ok
+
+
+class _Exits:
+    def __array__(self, *args, **keywords):
+        sys.exit()
+
+
+class _Unshowable(Exception):
+    def __str__(self):
+        raise ValueError("no message for you")
+
+    def __repr__(self):
+        raise ValueError("no repr either")
+
+
+class _RaisesUnshowable:
+    def __array__(self, *args, **keywords):
+        raise _Unshowable
+
+    def __repr__(self):
+        raise _Unshowable
+
+
+def _exits(*args, **keywords):
+    sys.exit()
+
+
+def _quits(*args, **keywords):
+    exit()
+
+
+def _raises_unshowable(*args, **keywords):
+    raise _Unshowable
+
+
+def _swap(answers, i, replacement):
+    return [replacement if j == i else a for j, a in enumerate(answers)]
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_sys_exit_in_an_answer_gets_not_yet_and_says_so(name, check, answers):
+    for i, answer in enumerate(answers):
+        if is_function(answer):  # the learner's function calls sys.exit() or exit()
+            for stop in (_exits, _quits):
+                feedback = check(*_swap(answers, i, stop))
+                assert not feedback.ok and "sys.exit()" in feedback.message, feedback.message
+        feedback = check(*_swap(answers, i, _Exits()))  # a value whose __array__ does
+        assert not feedback.ok, feedback.message
+        if np.asarray(answer).dtype.kind in "biuf":  # an answer that is read as numbers
+            assert "sys.exit()" in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_an_exception_whose_message_cannot_be_shown_gets_not_yet(name, check, answers):
+    for i, answer in enumerate(answers):
+        for twisted in ((_raises_unshowable,) if is_function(answer) else ()) + \
+                (_RaisesUnshowable(),):
+            feedback = check(*_swap(answers, i, twisted))
+            assert isinstance(feedback, exercises.Feedback) and not feedback.ok
+            read_as_numbers = not is_function(answer) and np.asarray(answer).dtype.kind in "biuf"
+            if is_function(twisted) or read_as_numbers:
+                assert "_Unshowable" in feedback.message, feedback.message
+
+
+def _masked(answer):
+    """The answer as a masked array (one entry masked), or a function that returns one."""
+    if is_function(answer):
+        @functools.wraps(answer)
+        def returns_masked(*args, **keywords):
+            out = answer(*args, **keywords)
+            first = out[0] if isinstance(out, tuple) else out
+            masked = np.ma.array(np.asarray(first, dtype=float))
+            masked[(0,) * masked.ndim] = np.ma.masked
+            return (masked, *out[1:]) if isinstance(out, tuple) else masked
+        return returns_masked
+    masked = np.ma.array(np.asarray(answer, dtype=float))
+    masked[(0,) * masked.ndim] = np.ma.masked
+    return masked
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
+def test_a_masked_array_is_refused_with_a_clear_message(name, check, answers):
+    numeric = [i for i, a in enumerate(answers)
+               if is_function(a) or np.asarray(a).dtype.kind in "biuf"]
+    if not numeric:
+        pytest.skip("no numbers are asked for (the answer is a word)")
+    for i in numeric:
+        feedback = check(*_swap(answers, i, _masked(answers[i])))
+        assert not feedback.ok and "masked array" in feedback.message, feedback.message
+
+
+def test_a_masked_array_of_the_issue_is_refused():
+    from posattn.exercises import nb02
+    feedback = nb02.check_reordered_weights(np.ma.array([0.1, 0.6, 0.3], mask=[0, 0, 1]))
+    assert not feedback.ok and "masked array" in feedback.message
+
+
+@pytest.mark.parametrize(("name", "check", "answers"), WITH_FUNCTIONS[:1] + [
+    c for c in WITH_FUNCTIONS if c[0] == "nb06.check_layer_norm"], ids=lambda c: str(c)[:30])
+def test_an_answer_that_never_ends_gets_not_yet_within_the_time_limit(name, check, answers,
+                                                                       monkeypatch):
+    monkeypatch.setattr(exercises, "TIME_LIMIT", 0.5)
+
+    def sleeps(*args, **keywords):
+        time.sleep(3)
+
+    def loops(*args, **keywords):
+        while True:
+            pass
+
+    for slow in (sleeps, loops):
+        started = time.perf_counter()
+        feedback = check(*[slow if is_function(a) else a for a in answers])
+        assert time.perf_counter() - started < 2.0
+        assert not feedback.ok and "stopped after 0.5 s" in feedback.message, feedback.message
+    assert check(*answers).ok  # the timer is gone: nothing interrupts the next check
+
+
+def test_keyboard_interrupt_still_stops_the_cell():
+    from posattn.exercises import nb01
+
+    def interrupted(X):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        nb01.check_mixing_equivariant(interrupted)
+
+
+def test_the_public_helpers_measure_an_in_place_function_as_it_is():
+    """pa.equivariance_error of an equivariant map written in place: 0, and X unchanged."""
+    X = pa.embed(pa.tokenize("dog bites man"))
+    kept = X.copy()
+
+    def centred_in_place(X):
+        X -= X.mean(axis=0)
+        return X
+
+    assert pa.equivariance_error(centred_in_place, X, [2, 0, 1]) < 1e-12
+    assert pa.invariance_error(lambda X: X.sort(axis=0) or X, X, [2, 0, 1]) < 1e-12
+    np.testing.assert_array_equal(X, kept)
