@@ -9,19 +9,23 @@ Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back 
 the same functions can be differentiated while training.
 """
 
+import inspect
 import itertools
 import math
 import numbers
 import operator
+import re
+import string
 
 import numpy as np
 
-MAX_ENTRIES = 10**8  # the most entries one array may have: 0.8 GB of float64
+MAX_ENTRIES = 2 * 10**7  # the most entries one array may have: 160 MB of float64, so that a call
+# and the copies it makes fit in the 2 GB a classroom laptop can spare (tests/test_door_probes.py)
 
 
 def quiet_overflow():
     """Run a kernel with float overflow quiet: finite_result then names the caller's arguments."""
-    return np.errstate(over="ignore", invalid="ignore", divide="ignore")
+    return np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore")
 
 
 def raw(value):
@@ -66,10 +70,15 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
         array = np.asarray(value)  # ValueError for ragged nesting, say
     except (TypeError, ValueError, OverflowError) as exc:
         raise _not_numbers(name, value, f"({exc})") from None
+    if array.size > MAX_ENTRIES:  # a broadcast view is small until it is copied
+        raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries; got shape "
+                         f"{array.shape}, {_count(array.size)} entries (as a broadcast view it "
+                         "is small, but every step after this one copies it). Use a smaller one.")
     kind = array.dtype.kind
     if kind == "c":
-        raise TypeError(f"{name} must hold real numbers; got complex values such as "
-                        f"{complex(array.flat[0])}. Take .real (or abs) first if you mean it.")
+        such = f" such as {complex(array.flat[0])}" if array.size else f" (dtype {array.dtype})"
+        raise TypeError(f"{name} must hold real numbers; got complex values{such}. Take .real "
+                        "(or abs) first if you mean it.")
     if kind == "b" and not bools:
         raise TypeError(f"{name} must be an array of numbers; got booleans (dtype bool). "
                         f"Use {name}.astype(float) if you mean 0 and 1.")
@@ -81,8 +90,10 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
             raise TypeError(f"{name} must hold numbers that fit in float64; got an integer "
                             f"too large for it. Scale it down.") from None
     if kind not in "biuf":
-        what = ({"U": "text", "S": "bytes", "M": "dates", "m": "time spans", "V": "records"}
-                .get(kind) or f"{type(odd[0]).__name__} {odd[0]!r:.40} among its entries")
+        what = ({"U": "text", "T": "text", "S": "bytes", "M": "dates", "m": "time spans",
+                 "V": "records"}.get(kind)
+                or (f"{type(odd[0]).__name__} {odd[0]!r:.40} among its entries" if odd
+                    else "entries that are not numbers"))
         raise TypeError(f"{name} must be an array of numbers; got {what} "
                         f"(dtype {array.dtype}). Give real numbers, e.g. [[0.5, 1.0]].")
     return array.astype(np.float64, copy=False)
@@ -162,6 +173,29 @@ def function_output(name: str, output) -> np.ndarray:
     return check_finite(name, array, "Make f return finite numbers for this X.")
 
 
+MAX_FORMAT_WIDTH = 100  # the widest field or the most digits a format string may ask for
+
+
+def check_format(name: str, fmt, example: str) -> str:
+    """A format string that writes one number, such as ``example``; its widths and precisions are
+    at most MAX_FORMAT_WIDTH, so that "{:>10000000000}" is refused before it allocates."""
+    why = ""
+    if isinstance(fmt, str):
+        try:
+            specs = [spec or "" for _, field, spec, _ in string.Formatter().parse(fmt)
+                     if field is not None]
+            sizes = [int(n) for spec in specs for n in re.findall(r"\d+", spec)]
+            if max(sizes, default=0) > MAX_FORMAT_WIDTH:
+                why = f" (a width or precision of {shown_int(max(sizes))}; at most " \
+                      f"{MAX_FORMAT_WIDTH} is allowed)"
+            elif isinstance(fmt.format(0.5), str):
+                return fmt
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+            why = f" ({type(error).__name__}: {str(error):.80})"
+    raise ValueError(f"{name} must be a format string for one number, such as '{example}'; got "
+                     f"{fmt!r:.60}{why}.")
+
+
 def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = False):
     """A real, finite number > ``above`` (and not 0 if ``nonzero``); an ArrayBox passes as it is."""
     x = raw(value)
@@ -179,17 +213,33 @@ def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = 
     return value if hasattr(value, "_value") else float(x)
 
 
-def check_int(name: str, value, minimum: int = 1) -> int:
-    """An integer (a numpy one too, never a bool) of at least ``minimum``."""
+MAX_INT = 2**53  # the largest integer a size, count or seed may be: float64 still holds it exactly
+
+
+def shown_int(value: int) -> str:
+    """An integer for a message: written out, or its size when it is too long to read (or for
+    Python to write: 10**5000 has more than the 4,300 digits int → str allows)."""
+    if -10**15 < value < 10**15:
+        return f"{value:,}"
+    digits = math.floor(abs(value).bit_length() * math.log10(2)) + 1  # within one of the truth
+    return f"{'-' if value < 0 else ''}an integer of about {digits:,} digits"
+
+
+def check_int(name: str, value, minimum: int = 1, maximum: int = MAX_INT) -> int:
+    """An integer (a numpy one too, never a bool) from ``minimum`` to ``maximum``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r:.80}.")
+    value = operator.index(value)
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}.")
-    return operator.index(value)
+        raise ValueError(f"{name} must be at least {minimum:,}; got {shown_int(value)}.")
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum:,}; got {shown_int(value)}.")
+    return value
 
 
 def _count(entries: int) -> str:
-    return f"{entries:,}" if entries < 10**15 else f"about {float(entries):.1e}"
+    return shown_int(entries) if entries < 10**15 else \
+        f"about 10^{math.floor(entries.bit_length() * math.log10(2)):,}"
 
 
 def check_size(name: str, value, entries: int, what: str, fix: str = "") -> None:
@@ -200,7 +250,8 @@ def check_size(name: str, value, entries: int, what: str, fix: str = "") -> None
     if entries > MAX_ENTRIES:
         got = value if isinstance(value, str) else f"{name} = {value!r:.40}"
         raise ValueError(f"{name} must be small enough for {what} to have at most "
-                         f"{MAX_ENTRIES:,} entries (0.8 GB of float64); got {got}, which needs "
+                         f"{MAX_ENTRIES:,} entries ({MAX_ENTRIES * 8 / 1e6:,.0f} MB of float64); "
+                         f"got {got}, which needs "
                          f"{_count(entries)}. {fix or f'Use a smaller {name}.'}")
 
 
@@ -212,8 +263,21 @@ def check_even(name: str, d_k: int, whose: str = "") -> None:
 
 
 def check_callable(name: str, f) -> None:
+    """A function that can be called with one argument, X (a builtin without a signature to read
+    is left to the call)."""
     if not callable(f):
         raise TypeError(f"{name} must be a function of X; got {type(f).__name__} {f!r:.80}.")
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # no signature to read
+        return
+    try:
+        signature.bind(None)
+    except TypeError:
+        called = getattr(f, "__name__", type(f).__name__)
+        raise TypeError(f"{name} must be a function of one argument, X (the rows of tokens); got "
+                        f"{called}{signature}. Fix any other argument first, e.g. with "
+                        "lambda X: g(X, W).") from None
 
 
 def check_choice(name: str, value, choices: tuple) -> None:
@@ -257,6 +321,14 @@ def check_perm(perm, n: int | None = None, name: str = "perm") -> np.ndarray:
     """Return ``perm`` as an int array after checking it permutes ``range(n)`` (in O(n))."""
     array = _integers(name, perm)
     n = array.size if n is None else n
+    check_size(name, f"{array.size:,} entries", max(array.size, n), "the permutation",
+               "Use a shorter one.")
+    if array.dtype.kind in "iu" and array.size == n and (n == 0 or (
+            int(array.min()) >= 0 and int(array.max()) < n)):  # the quick path: numpy integers
+        inside = array.astype(np.intp, copy=False)
+        counts = np.bincount(inside, minlength=n)
+        if (counts == 1).all():
+            return inside
     values = array.tolist()  # Python ints: 2**70 compares without overflowing
     outside = [v for v in values if not 0 <= v < n]
     inside = np.array([v for v in values if 0 <= v < n], dtype=np.intp) if outside else \

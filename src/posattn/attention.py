@@ -96,7 +96,7 @@ def _attention_loop(X, W_Q, W_K, W_V):
 
 # ---- public functions: check once, then call the kernels -----------------------------------
 
-LOOP_ROWS = 1000  # the literal loop takes n² Python steps: a million at most
+LOOP_ROWS = 300  # the literal loop takes n² Python steps: 90,000 at most, about a second
 
 
 def softmax(S, axis: int = -1) -> np.ndarray:
@@ -135,6 +135,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, bias=None) -> tuple[np.ndar
                   f" to match K of shape {np.shape(K)} (a value per key)")
     check_size("Q", f"{n:,} queries and {m:,} keys", math.prod(batch) * n * m, "the matrix A",
                "Use fewer queries or keys.")
+    check_size("V", f"{n:,} queries and d_v = {np.shape(V)[-1]:,}",
+               math.prod(batch) * n * np.shape(V)[-1], "Y (n, d_v)", "Use fewer queries or a "
+               "narrower V.")
     mask = check_mask(mask, n, m)
     if bias is not None:
         bias = as_matrix("bias", bias, (n, m), ", one row per query and one column per key")

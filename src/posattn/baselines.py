@@ -119,25 +119,42 @@ def conv1d(X, kernel) -> np.ndarray:
         return finite_result("X and kernel", "the convolution", _conv1d(X, W))
 
 
-def influence(f: Callable, X, nudge: float = 1.0) -> np.ndarray:
+INFLUENCE_ROWS = 1000  # influence calls f once per token: a thousand calls at most
+
+
+def influence(f: Callable, X, nudge: float | None = None) -> np.ndarray:
     """Which outputs feel which inputs: M[t, j] is True when changing x_j changes output row t.
+
+    Token j is moved by ``nudge`` in every coordinate; by default by its own size (at least 1),
+    so that the move shows next to large values too (1e17 + 1 is 1e17 in float64).
 
     >>> influence(lambda X: np.cumsum(X, axis=0), np.zeros((3, 1))).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     """
     check_callable("f", f)
     X = as_matrix("X", X)
-    nudge = check_number("nudge", nudge, nonzero=True)  # 0 would change nothing anywhere
+    if X.shape[0] > INFLUENCE_ROWS:
+        raise ValueError(f"X must have at most {INFLUENCE_ROWS:,} rows for influence, which calls "
+                         f"f once per row; got {X.shape[0]:,} rows. Use a shorter X.")
+    if nudge is not None:
+        nudge = check_number("nudge", nudge, nonzero=True)  # 0 would change nothing anywhere
     before = output_of("f(X)", f, X)
     if before.ndim == 0:
         raise ValueError("f must return an array with one row per output position; got a single "
                          "number. Return the rows, e.g. lambda X: X.cumsum(axis=0).")
+    check_size("X", f"{X.shape[0]:,} rows", before.shape[0] * X.shape[0],
+               "the map M (outputs × tokens)", "Use a shorter X.")
     M = np.zeros((before.shape[0], X.shape[0]), dtype=bool)
     for j in range(X.shape[0]):
+        step = max(1.0, float(np.abs(X[j]).max())) if nudge is None else nudge
         nudged = X.copy()
         with quiet_overflow():
-            nudged[j] += nudge  # move token j only
+            nudged[j] += step  # move token j only
         finite_result("nudge", f"x_{j} + nudge", nudged)
+        if (nudged[j] == X[j]).all():
+            raise ValueError(f"nudge must move x_{j}; got nudge = {step!r}, which vanishes next to "
+                             f"x_{j}'s entries (up to {np.abs(X[j]).max():.3g}) in float64. Leave "
+                             "nudge out (it then scales with X), or give a larger one.")
         after = output_of("f(X nudged)", f, nudged)
         if after.shape != before.shape:
             raise ValueError(f"f must return the same shape for every input; got {before.shape} "

@@ -30,6 +30,14 @@ def _words(text: str) -> list[str]:
     return [text[m.start():m.end()] for m in re.finditer(r"w+(?:jw+)*", kinds)]
 
 
+def _has_utf8(word: str) -> bool:
+    try:
+        word.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _word_seed(word: str, seed: int) -> int:
     import hashlib  # on first use, not at import: `import posattn` stays light
 
@@ -38,9 +46,11 @@ def _word_seed(word: str, seed: int) -> int:
 
 
 def _embed(tokens: list, d: int, seed: int):
-    """Row t of X is a standard normal vector drawn from a generator seeded by token t's digest."""
-    rows = [np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in tokens]
-    return np.stack(rows)  # (n, d)
+    """Row t of X is a standard normal vector drawn from a generator seeded by token t's digest
+    (drawn once per distinct word, then gathered: a million tokens of few words is quick)."""
+    words = {t: i for i, t in enumerate(dict.fromkeys(tokens))}  # each distinct word, in order
+    rows = np.stack([np.random.default_rng(_word_seed(t, seed)).standard_normal(d) for t in words])
+    return rows[[words[t] for t in tokens]]  # (n, d)
 
 
 def _projections(d: int, d_k: int, d_v: int, seed: int):
@@ -93,6 +103,11 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     bad = [t for t in tokens if not isinstance(t, str) or not t]
     if bad:
         raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r:.80}.")
+    unwritable = next((t for t in dict.fromkeys(tokens) if not _has_utf8(t)), None)
+    if unwritable is not None:
+        raise ValueError(f"tokens must be readable text; got {unwritable!r:.80}, which holds a "
+                         "lone surrogate (half of a UTF-16 pair) that no text encoding can "
+                         "write. Use tokenize(sentence), or the word's whole character.")
     d, seed = check_int("d", d), check_int("seed", seed, minimum=0)
     check_size("d", f"{len(tokens):,} tokens and d = {d}", len(tokens) * d, "X (n, d)",
                "Use a smaller d.")

@@ -18,7 +18,15 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Colormap, is_color_like
 from matplotlib.ticker import PercentFormatter
 
-from ._checks import as_matrix, check_finite, check_number, check_perm, check_size, real_array
+from ._checks import (
+    as_matrix,
+    check_finite,
+    check_format,
+    check_number,
+    check_perm,
+    check_size,
+    real_array,
+)
 from ._checks import shorten as _shorten
 from .permutations import _permutation_matrix
 
@@ -37,20 +45,53 @@ def _got(value) -> str:
     return f"{type(value).__name__} {value!r:.60}"
 
 
+MAX_DRAWN = 1e100  # the largest value a figure draws: matplotlib's transforms overflow near 1e300
+MAX_CELLS = 400  # the most cells a heatmap writes its values in (values=True): 20 × 20
+MAX_TICKS = 1000  # the most rows or columns a heatmap labels, one tick each
+
+
 def _check_ax(ax, name: str = "ax"):
-    """A matplotlib Axes, or None (the function makes a new figure)."""
-    if ax is None or isinstance(ax, Axes):
+    """A matplotlib Axes with x and y, or None (the function makes a new figure)."""
+    if ax is None or (isinstance(ax, Axes) and ax.name == "rectilinear"):
         return ax
+    if isinstance(ax, Axes):
+        raise TypeError(f"{name} must be a plain 2-D matplotlib Axes; got a {ax.name!r} Axes. "
+                        "Make one with plt.subplots() (no projection=).")
     hint = " (an array of Axes: pick one, e.g. axes[0])" if isinstance(ax, np.ndarray) else ""
     raise TypeError(f"{name} must be a matplotlib Axes, or None for a new figure; got "
                     f"{_got(ax)}{hint}. Pass one of the axes of plt.subplots().")
 
 
+def _check_typeset(name: str, text: str) -> str:
+    """A text whose $…$ parts matplotlib can typeset (mathtext), checked now, not when drawn."""
+    if "$" in text:
+        from matplotlib.mathtext import MathTextParser
+        try:
+            MathTextParser("path").parse(text)
+        except ValueError as error:
+            first = str(error).strip().splitlines()[-1]
+            raise ValueError(f"{name} must be text matplotlib can typeset; got {text!r:.60}, "
+                             f"whose math it cannot read ({first:.80}). Fix the $…$ part, or "
+                             "write a literal dollar as \\$.") from None
+    return text
+
+
 def _check_text(name: str, value, optional: bool = True):
     """A string (or None, if ``optional``): a title, a label."""
-    if isinstance(value, str) or (optional and value is None):
+    if isinstance(value, str):
+        return _check_typeset(name, value)
+    if optional and value is None:
         return value
     raise TypeError(f"{name} must be a string{' or None' if optional else ''}; got {_got(value)}.")
+
+
+def _check_drawable(name: str, array: np.ndarray, fix: str = "Scale it down.") -> np.ndarray:
+    """Values a figure can place: finite and at most MAX_DRAWN in size."""
+    check_finite(name, array, fix)
+    if array.size and float(np.abs(array).max()) > MAX_DRAWN:
+        raise ValueError(f"{name} must be at most {MAX_DRAWN:g} in size to be drawn; got "
+                         f"{float(np.abs(array).max()):.3g}. {fix}")
+    return array
 
 
 def _check_labels(name: str, labels, n: int, per: str = "row") -> list[str]:
@@ -64,7 +105,7 @@ def _check_labels(name: str, labels, n: int, per: str = "row") -> list[str]:
     if len(labels) != n:
         raise ValueError(f"{name} must have one label per {per}, {n} in all; got {len(labels)}: "
                          f"{_shorten(labels)}.")
-    return labels
+    return [_check_typeset(f"{name}[{i}]", label) for i, label in enumerate(labels)]
 
 
 def _check_cmap(cmap):
@@ -77,15 +118,9 @@ def _check_cmap(cmap):
 
 
 def _check_fmt(fmt) -> str:
-    """A format string that writes one float, such as "{:.2f}"."""
-    why = ""
-    try:
-        if isinstance(fmt, str) and isinstance(fmt.format(0.5), str):
-            return fmt
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
-        why = f" ({type(error).__name__}: {error})"
-    raise ValueError(f"fmt must be a format string for one number, such as '{{:.2f}}'; got "
-                     f"{fmt!r:.60}{why}. The values are floats: '{{:.0f}}' writes whole ones.")
+    """A format string that writes one float, such as "{:.2f}" (the values are floats: "{:.0f}"
+    writes whole ones)."""
+    return check_format("fmt", fmt, "{:.2f}")
 
 
 def _check_switch(name: str, value):
@@ -174,14 +209,14 @@ def _check_curves(curves, steps, dashed) -> tuple[dict, np.ndarray | None, set]:
         if array.ndim > 2 or array.size == 0:
             raise ValueError(f"{name} must be a non-empty list of loss curves, (seeds, points); "
                              f"got shape {np.shape(values)}.")
-        check_finite(name, array, "Plot the losses of a run that did not diverge.")
+        _check_drawable(name, array, "Plot the losses of a run that did not diverge.")
         if (array <= 0).any():
             raise ValueError(f"{name} must hold losses above 0 for the log scale; got "
                              f"{float(array[array <= 0][0])!r}. A log scale cannot show 0 or "
                              "below.")
         runs[label] = array
     if steps is not None:
-        steps = check_finite("steps", real_array("steps", steps), "Give the step numbers.")
+        steps = _check_drawable("steps", real_array("steps", steps), "Give the step numbers.")
         for label, array in runs.items():
             if steps.shape != (array.shape[1],):
                 raise ValueError(f"steps must have one entry per point of curves[{label!r}] "
@@ -206,7 +241,7 @@ def _check_bands(curves, lengths, dashed) -> tuple[dict, np.ndarray, set]:
     """Accuracy curves (seeds, len(lengths)) per label, each in [0, 1]; lengths; dashed."""
     _check_dict("curves", curves, "from a label to its accuracies (seeds, lengths)",
                 "{'rope': [[1.0, 0.6], [0.9, 0.5]]}")
-    lengths = check_finite("lengths", real_array("lengths", lengths), "Give the row lengths.")
+    lengths = _check_drawable("lengths", real_array("lengths", lengths), "Give the row lengths.")
     if lengths.ndim != 1 or lengths.size == 0:
         raise ValueError(f"lengths must be a non-empty list of row lengths; got shape "
                          f"{lengths.shape}.")
@@ -330,7 +365,7 @@ def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SI
     symmetric, ±max|M|; a missing one of the two takes its side of that. M must hold numbers:
     a boolean mask needs ``mask.astype(float)``.
     """
-    M = as_matrix("M", M)
+    M = _check_cells("M", as_matrix("M", M), values)
     rows = _check_labels("row_labels", row_labels, M.shape[0])
     cols = _check_labels("col_labels", col_labels, M.shape[1], "column")
     vmin, vmax = _check_scale(vmin, vmax, float(np.abs(M).max()) or 1.0)
@@ -338,9 +373,23 @@ def heatmap(M, ax=None, *, row_labels=None, col_labels=None, title=None, cmap=SI
                     vmin, vmax, _check_switch("values", values), _check_fmt(fmt))
 
 
+def _check_cells(name: str, M: np.ndarray, values) -> np.ndarray:
+    """A matrix a heatmap can label (at most MAX_TICKS rows and columns) and, with values=True,
+    write in (at most MAX_CELLS cells): drawing more takes minutes and reads as nothing."""
+    if max(M.shape) > MAX_TICKS:
+        raise ValueError(f"{name} must have at most {MAX_TICKS:,} rows and columns for a labelled "
+                         f"heatmap; got shape {M.shape}. Show a slice, e.g. {name}[:50, :50], or "
+                         "use plt.imshow.")
+    if values is True and M.size > MAX_CELLS:
+        raise ValueError(f"values must be False or None for a matrix of more than {MAX_CELLS} "
+                         f"cells (the numbers would not read); got values=True for shape "
+                         f"{M.shape}.")
+    return _check_drawable(name, M)
+
+
 def attention_heatmap(A, tokens=None, ax=None, *, title=None, values=None):
     """Attention weights A on a 0..1 scale, rows queries i and columns keys j; returns the image."""
-    A = as_matrix("A", A)
+    A = _check_cells("A", as_matrix("A", A), values)
     rows = _check_labels("tokens", tokens, A.shape[0], "query (row of A)")
     cols = _check_labels("tokens", tokens, A.shape[1], "key (column of A)")
     return _attention_heatmap(A, rows, cols, _check_ax(ax), _check_text("title", title),
@@ -384,6 +433,10 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
     n = V.shape[0]
     alpha = as_matrix("weights", weights, (n,), " (one entry per row of V)")
     order = check_perm(range(n) if order is None else order, n, "order")
+    with np.errstate(all="ignore"):  # the partial sums tip to tail, each a point of the figure
+        tips = np.cumsum(alpha[order, None] * V[order], axis=0)
+    _check_drawable("V", V, "Scale V down.")
+    _check_drawable("weights × V", tips, "Scale V or the weights down.")
     labels = _check_labels("tokens", tokens, n, "row of V")
     ax = _axes(_check_ax(ax), (5, 5))
     return _weighted_sum(V, alpha, order, labels, ax, _check_text("title", title))

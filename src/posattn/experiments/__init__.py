@@ -21,6 +21,7 @@ import numpy as np
 from .._checks import check_choice, check_int, finite_result, quiet_overflow
 from ..positions import _check_scheme, _with_positions
 from .checks import (
+    MAX_PROBE_SEEDS,
     MAX_ROW_LEN,
     MAX_SEEDS,
     PROBE_SCHEMES,
@@ -57,8 +58,8 @@ TASK_READOUTS = {"first": "mean", "before_last": "last"}  # each task's own read
 
 __all__ = [  # the recipe's constants, from the files that use them, then the public functions
     "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
-    "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_ROW_LEN", "REMEDIES", "LOSS_EVERY", "SEEDS",
-    "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
+    "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_PROBE_SEEDS", "MAX_ROW_LEN", "REMEDIES",
+    "LOSS_EVERY", "SEEDS", "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
     "length_generalisation", "length_curves", "position_probe", "position_probes",
     "frozen_position_probes", "climbs_back", "spread"]
@@ -126,6 +127,9 @@ def attention(params: dict, sentence: str, scheme=None) -> np.ndarray:
         raise TypeError(f"sentence must be a string of words, such as 'dog bites man'; got "
                         f"{type(sentence).__name__} {sentence!r:.60}.")
     words = sentence.split()
+    if len(words) > MAX_ROW_LEN:
+        raise ValueError(f"sentence must have at most {MAX_ROW_LEN} words, the longest rows the "
+                         f"models are trained or tested on; got {len(words):,}.")
     unknown = [w for w in words if w not in NOUNS + VERBS]
     if unknown:
         raise ValueError(f"sentence must use the words of NOUNS and VERBS; got {unknown}. "
@@ -228,7 +232,7 @@ def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None)
 def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None) -> dict:
     """:func:`position_probe` for several seeds, trained side by side: one entry per seed."""
     chosen, start = _check_probe(causal, start, scheme)
-    return _probe(chosen, _check_seeds(seeds), start)
+    return _probe(chosen, _check_seeds(seeds, MAX_PROBE_SEEDS), start)
 
 
 def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dict:
@@ -245,7 +249,7 @@ def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dic
     position that is there.
     """
     chosen, start = _check_probe(causal, start, None)
-    return _frozen_probe(chosen, _check_seeds(seeds), start)
+    return _frozen_probe(chosen, _check_seeds(seeds, MAX_PROBE_SEEDS), start)
 
 
 def climbs_back(loss) -> bool:
@@ -265,6 +269,9 @@ def spread(values, fmt: str = "{:.0%}") -> str:
     '95% (90–100%)'
     """
     values, fmt = _check_numbers("values", values), _check_fmt(fmt)
-    mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
+    try:
+        mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
+    except OverflowError:  # a sum past float64's range (values near 1e308): scale first
+        mean = math.fsum(v / len(values) for v in values)
     low, high = fmt.format(min(values)), fmt.format(max(values))
     return f"{fmt.format(mean)} ({low.rstrip('%')}–{high})"

@@ -3,26 +3,41 @@ the package's ``_checks`` (and ``positions._check_scheme``), before any kernel r
 
 import numpy as np
 
-from .._checks import as_matrix, check_choice, check_even, check_finite, check_int, real_array
+from .._checks import (
+    as_matrix,
+    check_choice,
+    check_even,
+    check_finite,
+    check_format,
+    check_int,
+    real_array,
+    shown_int,
+)
 from ..positions import RELATIVE_CLIP
 from .tasks import NOUNS, VERBS
 
-MAX_SEEDS = 1000  # seeds train side by side: 10 take about a second per scheme
+MAX_SEEDS = 100  # seeds train side by side: 10 take about a second per scheme, 100 about ten
+MAX_PROBE_SEEDS = 30  # a probe's models are larger: 30 seeds take about six seconds
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
 PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 
 
-def _check_seeds(seeds) -> list[int]:
-    """A non-empty list of at most MAX_SEEDS seeds, each an integer ≥ 0 (a range is fine)."""
+def _check_seeds(seeds, most: int = MAX_SEEDS) -> list[int]:
+    """A non-empty list of at most ``most`` seeds, each an integer ≥ 0 (a range is fine)."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple, range)):
         raise TypeError(f"seeds must be a list of integers (one seed: seeds=[3]); got "
                         f"{type(seeds).__name__} {seeds!r:.60}.")
     if not seeds:
         raise ValueError("seeds must be a non-empty list of integers; got an empty one.")
-    if len(seeds) > MAX_SEEDS:
-        raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds, each of which trains its "
-                         f"own model; got {len(seeds):,}. Use fewer seeds: 10 show the spread.")
+    try:
+        count = len(seeds)
+    except OverflowError:  # a range longer than sys.maxsize
+        count = abs(seeds.stop - seeds.start) // abs(seeds.step)
+    if count > most:
+        raise ValueError(f"seeds must hold at most {most:,} seeds here, each of which trains its "
+                         f"own model (so that a call takes seconds); got {shown_int(count)}. Use "
+                         "fewer seeds: 10 show the spread.")
     return [check_int("seeds[i]", s, minimum=0) for s in seeds]
 
 
@@ -91,14 +106,7 @@ def _check_numbers(name: str, values) -> list[float]:
 
 def _check_fmt(fmt) -> str:
     """A format string for one number, such as "{:.0%}"."""
-    try:
-        ok = isinstance(fmt, str) and isinstance(fmt.format(0.5), str)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        ok = False
-    if not ok:
-        raise ValueError(f"fmt must be a format string for one number, such as '{{:.0%}}' or "
-                         f"'{{:.3f}}'; got {fmt!r:.60}.")
-    return fmt
+    return check_format("fmt", fmt, "{:.0%}")
 
 
 def _check_remedy(remedy, scheme) -> None:
