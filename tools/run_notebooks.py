@@ -1,4 +1,4 @@
-"""`make notebooks`: restart and run each notebook, then save it in place, unless it changed
+"""`make notebooks`: restart and run each notebook, then save it in place, unless it was saved
 meanwhile.
 
     python -m tools.run_notebooks NOTEBOOK ...
@@ -6,22 +6,41 @@ meanwhile.
 Each notebook is read, run by nbconvert with the options `make notebooks` always had (`jupyter
 nbconvert --to notebook --execute --inplace`, a 300 s timeout per cell, the widget state stored
 so the explorer shows without a kernel, no timing metadata), and written to a temporary file
-beside it. That file replaces the notebook only if the notebook still holds what was read: a
-change saved in the meantime (an author's edit, a student's answer) is kept as it is, the run is
-saved beside it as NAME.rerun.ipynb, and both are named. Then, or if a notebook fails to run,
-the exit status is 1; the other notebooks are run all the same.
+beside it, which takes the notebook's place only if the notebook is still the file that was read:
+the same inode, size, modification time and bytes.
+
+A save is never lost, whenever it lands, whether written into the file (as Jupyter does) or
+renamed over it (as many editors do). A check followed by a replace leaves a gap between the two,
+so the notebook is first renamed to a private name: that takes whichever file is there at that
+instant, and the file taken is what is checked. The run is then hard-linked to the notebook's
+name, which fails rather than replace a save that landed since; a file taken that is a save goes
+back, unless a newer save is already there. Each notebook put in place is checked once more
+before the exit status is decided. Whenever a save wins, the notebook is left as saved, the run is
+kept beside it as NAME.rerun.ipynb, both are named and the exit status is 1 (as it is when a
+notebook fails to run; the others run all the same). A save after the command ended is an
+ordinary later edit. For an instant the notebook's name is missing: were the process killed
+then, the notebook would be beside it as .NAME.*.ipynb.taken.
 """
 
 import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 from nbconvert import NotebookExporter
 from traitlets.config import Config
 
-RERUN = ".rerun.ipynb"  # the run of a notebook that changed while it ran
+RERUN = ".rerun.ipynb"  # the run of a notebook that was saved while it ran
+
+
+class Put(NamedTuple):
+    """A run put in place of the notebook at path, and the file it was written as."""
+
+    path: Path
+    ran: bytes
+    written: os.stat_result
 
 
 def exporter() -> NotebookExporter:
@@ -33,44 +52,123 @@ def exporter() -> NotebookExporter:
     return NotebookExporter(config=config)
 
 
-def run(path: Path) -> bool:
-    """Run the notebook at path and save it in place, or beside it if it changed meanwhile;
-    True if it was saved in place."""
-    read = path.read_bytes()
+def identity(status: os.stat_result) -> tuple[int, int, int, int]:
+    """Which file, as it was: a save changes its inode (renamed over) or size and mtime."""
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def holds(path: Path, seen: os.stat_result, data: bytes) -> bool:
+    """Whether path is still the file seen, holding data."""
+    try:
+        with open(path, "rb") as file:
+            same = identity(os.fstat(file.fileno())) == identity(seen) and file.read() == data
+        return same and identity(os.stat(path)) == identity(seen)  # and not renamed over since
+    except FileNotFoundError:  # an editor has renamed it away, to write it anew
+        return False
+
+
+def link(source: str, target: Path) -> bool:
+    """Give the file at source the name target too, unless a file has that name: never replaces."""
+    try:
+        os.link(source, target)
+    except FileExistsError:
+        return False
+    return True
+
+
+def write_beside(path: Path, data: bytes, mode: int) -> tuple[str, os.stat_result]:
+    """data in a new temporary file beside path (same directory: links and renames are atomic)."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".ipynb",
+                                         dir=path.parent)
+    os.fchmod(handle, mode & 0o777)  # the notebook's permissions, not mkstemp's 0o600
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+        out.flush()
+        written = os.fstat(out.fileno())
+    return temporary, written
+
+
+def swap(path: Path, temporary: str, seen: os.stat_result) -> bool:
+    """Put temporary at path if path is still the file seen; True if it did."""
+    taken = f"{temporary}.taken"
+    os.link(temporary, taken)  # reserves the name (and fails here, harmlessly, without links)
+    try:
+        os.replace(path, taken)  # take whatever file is at path now: no save can slip in
+    except FileNotFoundError:  # an editor has renamed it away, to write it anew
+        os.unlink(taken)
+        return False
+    installed = False
+    try:
+        installed = identity(os.stat(taken)) == identity(seen) and link(temporary, path)
+    finally:
+        if not installed:
+            link(taken, path)  # a save: back it goes, unless a newer one has landed since
+        os.unlink(taken)
+    return installed
+
+
+def keep_beside(path: Path, temporary: str, why: str) -> None:
+    """The run, in temporary, kept as NAME.rerun.ipynb beside the notebook, and both named."""
+    os.replace(temporary, rerun := path.with_name(path.stem + RERUN))
+    print(f"{path} {why}, and is left as it is now; the run is in {rerun}: compare the two and "
+          "keep one.", file=sys.stderr)
+
+
+def save(path: Path, ran: bytes, read: bytes, seen: os.stat_result) -> Put | None:
+    """Put the run in place of the notebook if it is still the file read, else beside it."""
+    temporary, written = write_beside(path, ran, seen.st_mode)
+    try:
+        installed = holds(path, seen, read) and swap(path, temporary, seen)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    if installed:
+        os.unlink(temporary)  # the notebook's name holds it now
+        return Put(path, ran, written)
+    keep_beside(path, temporary, "changed while it ran")
+    return None
+
+
+def run(path: Path) -> Put | None:
+    """Run the notebook at path and put the run in its place, or beside it if it was saved
+    meanwhile; the run put in place, or None."""
+    with open(path, "rb") as file:
+        seen = os.fstat(file.fileno())
+        read = file.read()
     notebook = nbformat.reads(read.decode("utf-8"), as_version=4)
     ran, _ = exporter().from_notebook_node(notebook, {"metadata": {"path": str(path.parent)}})
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".ipynb",
-                                         dir=path.parent)  # beside it: os.replace is atomic
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(ran)
-    os.chmod(temporary, path.stat().st_mode & 0o777)
-    if path.read_bytes() == read:
-        os.replace(temporary, path)
+    return save(path, ran.encode("utf-8"), read, seen)
+
+
+def still_in_place(put: Put) -> bool:
+    """Whether the run is still at put.path; if a save has replaced it, the run goes beside."""
+    if holds(put.path, put.written, put.ran):
         return True
-    rerun = path.with_name(path.stem + RERUN)
-    os.replace(temporary, rerun)
-    print(f"{path} changed while it ran, and is left as it is now; the run is in {rerun}: "
-          "compare the two and keep one.", file=sys.stderr)
+    temporary, _ = write_beside(put.path, put.ran, put.written.st_mode)
+    keep_beside(put.path, temporary, "was saved after the run was put in place")
     return False
 
 
 def main(paths: list[str]) -> int:
-    failed = []
+    failed, put = [], []
     for name in paths:
         path = Path(name)
         if path.name.endswith(RERUN):
-            print(f"{path}: skipped (the run of a notebook that changed while it ran)",
+            print(f"{path}: skipped (the run of a notebook that was saved while it ran)",
                   file=sys.stderr)
             continue
         print(f"Running {path}", file=sys.stderr, flush=True)
         try:
-            saved = run(path)
+            done = run(path)
         except Exception as error:  # a cell failed, or the kernel died: the file is unchanged
             print(f"{path} did not run, and is left unchanged: {type(error).__name__}: {error}",
                   file=sys.stderr)
-            saved = False
-        if not saved:
+            done = None
+        if done:
+            put.append(done)
+        else:
             failed.append(str(path))
+    failed += [str(done.path) for done in put if not still_in_place(done)]  # the last look
     if failed:
         print(f"not saved in place: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
