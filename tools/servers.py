@@ -3,16 +3,22 @@
     python -m tools.servers               # `make lab`: JupyterLab on notebooks/
     python -m tools.servers present [NB]  # `make present`: a notebook as live slides in Voilà
     python -m tools.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
+    python -m tools.servers check [present [NB]]    # the checks alone (the Makefile's first step)
 
 - The launcher is the server: after its checks it runs the Jupyter app in its own process, so
   nothing it started outlives it, whatever stops it (a kernel ends when its parent goes:
-  ipykernel's parent poller; `kill -9` included).
-- The server makes its token (Jupyter's identity provider), which never reaches a command line,
-  and binds its port itself (the preferred one, else a free one near it). The URL is printed once
-  it listens, from the port it bound: two servers started together each print their own.
+  ipykernel's parent poller; `kill -9` included). Nor do its files: they go to a runtime folder
+  of its own, removed as it ends, or by the next launch if it was killed (tools/runtime.py).
+- The server makes its token (Jupyter's identity provider), which never reaches a command line.
+  The launcher binds the port before anything starts ($PORT, else the nearest free port to it, up
+  to 65535) and the server listens on that socket (tools/lab_app.py, tools/voila_app.py): the
+  URL, printed once it listens, names the port bound, and two servers started together each get
+  their own. A PORT that is no port, or with no free port near it, is said in one line.
 - A request whose Host header names another machine (a DNS-rebinding page) is refused: by
   Jupyter's own check (allow_remote_access off), and by tools/voila_app.py for Voilà. Voilà's
   server extension, which skips that check, is not loaded into JupyterLab.
+- A path that names nothing (a NUL byte, a name too long for a file, an unknown export format) is
+  a 404, never a 500 (tools/lab_app.py, tools/voila_app.py).
 - SIGINT, SIGTERM and SIGHUP stop the server and shut its kernels down, even in a launcher that
   was started with SIGINT ignored (`make lab &` in a script); SIGHUP is left ignored under nohup.
 """
@@ -21,6 +27,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 from contextlib import nullcontext, suppress
@@ -40,14 +47,14 @@ class Server:
     token: str
 
 
-def options(app: str, port: int) -> list[str]:
-    """app's options ("lab", "notebook" or "voila"): 127.0.0.1 only, port or one near it."""
+def options(app: str) -> list[str]:
+    """app's options ("lab", "notebook" or "voila"): 127.0.0.1 only, no browser opened. The port
+    is the socket's (bind)."""
     if app == "voila":
-        return [f"--Voila.ip={HOST}", f"--Voila.port={port}", "--Voila.port_retries=50",
-                "--no-browser"]
+        return [f"--Voila.ip={HOST}", "--no-browser"]
     as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return [f"--ServerApp.ip={HOST}", f"--ServerApp.port={port}", "--ServerApp.port_retries=50",
-            "--ServerApp.allow_remote_access=False", "--ServerApp.open_browser=False",
+    return [f"--ServerApp.ip={HOST}", "--ServerApp.allow_remote_access=False",
+            "--ServerApp.open_browser=False",
             "--ServerApp.jpserver_extensions", "voila.server_extension=False", *as_root]
 
 
@@ -63,27 +70,58 @@ def port_from(env, app: str) -> int:
     return int(text)
 
 
-def serve(app: str, argv: list[str], announce) -> None:
-    """Run app with argv (after options(app, …)) in this process until a signal stops it;
-    announce(port, token) is called once it listens."""
+def near(port: int) -> list[int]:
+    """port, the 49 ports after it, then the 50 before it: those of them in PORTS."""
+    return [*range(port, min(port + 50, PORTS[-1] + 1)),
+            *range(port - 1, max(port - 51, PORTS[0] - 1), -1)]
+
+
+def bind(port: int) -> list[socket.socket]:
+    """Listening sockets on 127.0.0.1 at port, else at the nearest free port to it (near); a
+    one-line ValueError if there is none."""
+    from tornado.netutil import bind_sockets  # the sockets Jupyter's servers would bind
+
+    why = set()
+    for each in near(port):
+        try:
+            return bind_sockets(each, HOST)
+        except OSError as error:  # in use, or not this user's to use
+            why.add(error.strerror)
+    tried = near(port)
+    raise ValueError(f"PORT must be a free port, or have one near it; got {port}, and "
+                     f"{min(tried)} to {max(tried)} are all taken ({'; '.join(sorted(why))}). "
+                     "Stop a server that holds one, or pick another PORT.")
+
+
+def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> None:
+    """Run app with argv (after options(app)) in this process, listening on sockets, until a
+    signal stops it; announce(port, token) is called once it listens. Its files go to a runtime
+    folder of its own."""
+    from tools.runtime import own_runtime_dir
+
+    port = sockets[0].getsockname()[1]  # the port bound, which the app reports from the start
+    argv = [*argv, f"--{'Voila' if app == 'voila' else 'ServerApp'}.port={port}"]
     stop_on = [sig for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
                if sig != signal.SIGHUP or signal.getsignal(sig) is not signal.SIG_IGN]  # nohup
-    if app == "voila":
-        from tools.voila_app import PresentVoila
+    with own_runtime_dir():
+        if app == "voila":
+            from tools.voila_app import PresentVoila
 
-        server = PresentVoila.instance(auto_token=True)  # no JUPYTER_TOKEN: a random one
-        server.initialize(argv)
-        server.announce, server.stop_on = announce, stop_on  # stops the kernels, then the loop
-    else:
-        if app == "lab":
-            from jupyterlab.labapp import LabApp as App
+            server = PresentVoila.instance(auto_token=True)  # no JUPYTER_TOKEN: a random one
+            server.initialize(argv)
+            server.sockets, server.announce, server.stop_on = sockets, announce, stop_on
         else:
-            from notebook.app import JupyterNotebookApp as App
-        server = App.initialize_server(argv=argv)
-        server.io_loop.add_callback(lambda: announce(server.port, server.identity_provider.token))
-        for sig in stop_on:  # the kernels, then the loop
-            signal.signal(sig, lambda *_: server.stop(from_signal=True))
-    server.start()
+            from tools.lab_app import initialized
+
+            if app == "lab":
+                from jupyterlab.labapp import LabApp as App
+            else:
+                from notebook.app import JupyterNotebookApp as App
+            server = initialized(App, argv, sockets)
+            server.io_loop.add_callback(lambda: announce(port, server.identity_provider.token))
+            for sig in stop_on:  # the kernels, then the loop
+                signal.signal(sig, lambda *_: server.stop(from_signal=True))
+        server.start()
 
 
 def print_url(title: str, path: str):
@@ -107,7 +145,8 @@ def start(app: str, *more: str, port: int = 8888, env: dict[str, str] | None = N
     """Start app ("lab", "notebook" or "voila") with the options more, on port or a free one
     near it, in a process of its own (its own process group) from the repository's folder;
     return once it listens. Its log goes to the file log (default: this process's stderr)."""
-    command = [sys.executable, "-m", "tools.servers", "serve", app, *options(app, port), *more]
+    command = [sys.executable, "-m", "tools.servers", "serve", app, *options(app), *more]
+    env = {**(os.environ if env is None else env), "PORT": str(port)}
     with open(log, "a") if log else nullcontext(None) as stderr:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                    stderr=stderr, text=True, start_new_session=True)
@@ -180,24 +219,40 @@ def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None 
                  env=with_templates(env), log=log)
 
 
+def checked(argv: list[str]) -> tuple[str, int, Path | None]:
+    """The app argv asks for, its preferred port and the notebook to present (or None); a
+    one-line ValueError for a PORT or an NB that is not one."""
+    if argv[:1] == ["serve"]:
+        return argv[1], port_from(os.environ, argv[1]), None
+    if argv[:1] == ["present"]:
+        return "voila", port_from(os.environ, "voila"), notebook_path(*argv[1:2])
+    return "lab", port_from(os.environ, "lab"), None
+
+
 def main(argv: list[str]) -> None:
-    """Check the arguments, then serve until stopped (Ctrl+C, `kill`, closing the terminal)."""
+    """Check the arguments and bind the port, then serve until stopped (Ctrl+C, `kill`, closing
+    the terminal). `check` stops after the checks: the Makefile runs it first, and says what
+    failed in make's own one line (`$(error)`, which ends it with ".  Stop.")."""
+    checking = argv[:1] == ["check"]
     try:
+        app, port, notebook = checked(argv[1:] if checking else argv)
+        sockets = bind(port)
+        if checking:
+            for each in sockets:
+                each.close()
+            return
         if argv[:1] == ["serve"]:
-            app, more, announce = argv[1], argv[2:], print_json
-        elif argv[:1] == ["present"]:
-            notebook = notebook_path(*argv[1:2])
-            app, port = "voila", port_from(os.environ, "voila")
-            more = [*options(app, port), *deck(notebook)]
+            more, announce = argv[2:], print_json
+        elif notebook:
+            more = [*options(app), *deck(notebook)]
             os.environ.update(with_templates(os.environ))
             announce = print_url(f"{notebook.stem} as live slides (arrow keys move)", "")
         else:
-            app, port = "lab", port_from(os.environ, "lab")
-            more = [*options(app, port), f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
+            more = [*options(app), f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
             announce = print_url("The Position Problem is open at", "lab/tree/00_start_here.ipynb")
     except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
-        sys.exit(str(error))
-    serve(app, more, announce)
+        sys.exit(str(error).removesuffix(".") if checking else str(error))
+    serve(app, more, sockets, announce)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """`make lab` (python -m tools.servers): JupyterLab on notebooks/, 127.0.0.1 only, behind a token
-that never appears on a command line, refusing foreign Host headers, each launch on its own port,
-bad paths a 404, and nothing left running once the launcher goes, however it is stopped."""
+that never appears on a command line, refusing foreign Host headers, each launch on its own port
+and printing the port it bound, bad paths a 4xx (never a 500), and nothing left running once the
+launcher goes, however it is stopped: its files live in a folder of its own, which the next launch
+removes if a `kill -9` left it."""
 
 import json
 import os
 import signal
+import socket
 import time
 
 import pytest
@@ -30,6 +33,13 @@ BAD_PATHS = [  # none names a file it may serve: a 404, 403 or the login page, n
     "/files/..%2f..%2fREADME.md",
     "/static/..%00x",
     "/lab/api/settings/..%2f..%2fREADME.md",
+]
+NO_SUCH_FILE = [  # none can name a file, an export format or a kernel spec's resource
+    "/files/%00",
+    "/files/a%00b",
+    "/kernelspecs/python3/%00",
+    "/nbconvert/bogus/00_start_here.ipynb",
+    "/api/contents/" + "a" * 10_000,
 ]
 
 
@@ -73,7 +83,7 @@ def test_lab_refuses_a_foreign_host_header_on_every_path(lab):
     _, url, token, _ = lab
     assert request(url, f"/api/status?token={token}")[0] == 200
     for path in (f"/api/status?token={token}", "/voila/static/voila.js",
-                 "/static/favicons/favicon.ico", "/lab"):
+                 "/static/favicons/favicon.ico", "/lab", *NO_SUCH_FILE):
         assert request(url, path, host="evil.example")[0] == 403, path
 
 
@@ -82,6 +92,34 @@ def test_bad_paths_are_refused_without_a_500_or_a_traceback(lab):
     answered = {path: request(url, path)[0] for path in BAD_PATHS}
     assert {p: status for p, status in answered.items() if status not in {302, 403, 404}} == {}
     assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize("path", NO_SUCH_FILE, ids=lambda path: path[:40])
+def test_a_path_that_names_nothing_is_a_4xx_even_with_the_token(lab, path):
+    _, url, token, log = lab
+    status, body = request(url, path, token=token)
+    assert 400 <= status < 500, f"{path[:60]} answered {status}: {body[:80]!r}"
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_busy_PORT_65535_moves_the_server_and_the_url_names_the_port_it_bound(tmp_path):
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 65535))
+        held.listen()
+    except OSError:  # in use already: as good
+        pass
+    try:
+        process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
+                                     env={**lab_env(tmp_path), "PORT": "65535"})
+        try:
+            port = int(url.rsplit(":", 1)[1])
+            assert port < 65535, url
+            assert request(url, f"/api/status?token={token}")[0] == 200
+        finally:
+            stop(process)
+    finally:
+        held.close()
 
 
 def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path):
@@ -131,7 +169,7 @@ def test_SIGTERM_stops_the_server_and_its_kernels(tmp_path):
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
         assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
-        assert list(tmp_path.glob("jpserver-*")) == []  # its runtime files removed
+        assert [path.name for path in tmp_path.iterdir()] == ["lab.log"]  # its files, gone
     finally:
         stop(process)
 
@@ -149,3 +187,59 @@ def test_kill_INT_stops_a_launcher_started_in_the_background_under_nohup(tmp_pat
     finally:
         stop(process)
 
+
+
+def runtime_files(folder) -> dict[str, tuple[int, bytes]]:
+    """Each file below folder: its mode and contents."""
+    return {str(path.relative_to(folder)): (path.stat().st_mode & 0o777, path.read_bytes())
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_a_launcher_killed_with_SIGKILL_leaves_its_files_in_a_folder_the_next_launch_removes(
+        tmp_path):
+    runtime = tmp_path / "runtime"  # Jupyter's runtime folder, shared with another Jupyter
+    (runtime / "other").mkdir(parents=True)
+    foreign = {"jpserver-1.json": b"{}", "other/kernel-1.json": b"{}"}
+    for name, text in foreign.items():
+        (runtime / name).write_bytes(text)
+    env = {**lab_env(tmp_path), "JUPYTER_RUNTIME_DIR": str(runtime)}
+    launched = []
+
+    def make_lab(name: str):
+        """`make lab`: (process, url, token, what it added to runtime/ as it started)."""
+        before = set(runtime.iterdir())
+        process, url, token = launch("tools.servers", log=tmp_path / f"{name}.log", env=env)
+        launched.append(process)
+        return process, url, token, set(runtime.iterdir()) - before
+
+    try:
+        live, live_url, live_token, (live_folder, *others) = make_lab("live")
+        assert others == [] and live_folder.is_dir() and str(live.pid) in live_folder.name
+        before = set(runtime.iterdir())
+        dead, dead_url, dead_token, _ = make_lab("dead")
+        assert request(dead_url, "/api/kernels", method="POST", token=dead_token)[0] == 201
+        pids = descendants(dead.pid)
+        dead.kill()  # kill -9: no handler runs
+        dead.wait(10)
+        assert gone(pids, dead_url), f"still running after kill -9: {alive(pids)}"
+
+        added = set(runtime.iterdir()) - before  # what it left: one folder of its own
+        assert [path.name for path in added if not path.is_dir()] == [], sorted(added)
+        (folder,) = added
+        left = runtime_files(folder)
+        assert f"jpserver-{dead.pid}.json" in left, sorted(left)
+        assert any(name.startswith("kernel-") for name in left), sorted(left)
+        assert [name for name in left if name.endswith("-open.html")] == []
+        assert folder.stat().st_mode & 0o777 == 0o700  # private: the token is in these files
+        assert {name: oct(mode) for name, (mode, _) in left.items() if mode & 0o077} == {}
+
+        kept = runtime_files(live_folder)
+        make_lab("next")
+        assert not folder.exists()  # the dead launcher's folder is gone
+        assert runtime_files(live_folder) == kept  # the live one's is untouched
+        assert request(live_url, f"/api/status?token={live_token}")[0] == 200
+        assert {name: (runtime / name).read_bytes() for name in foreign} == foreign
+    finally:
+        for process in launched:
+            stop(process)
+    assert sorted(path.name for path in runtime.iterdir()) == ["jpserver-1.json", "other"]

@@ -1,6 +1,7 @@
 """`make present` (python -m tools.servers present): Voilà behind a token that never appears on a
 command line, serving only the vendored slide assets as files, refusing foreign Host headers,
-answering a bad path with a 404 (never a 500), and leaving nothing behind when stopped."""
+answering a bad path with a 404 (never a 500), and leaving nothing behind when stopped: its files
+live in a folder of its own, which the next launch removes if a `kill -9` left it."""
 
 import os
 import signal
@@ -38,20 +39,23 @@ OUTSIDE_THE_ASSETS = [  # each names a repository file, or no file; none may be 
     "/voila/labextensions/..%00x",
     "/voila/api/themes/..%00x",
 ]
+NOT_SERVED = ["/logout", "/%00", "/api/kernels/%00"]  # Voilà's logout page, a NUL byte
 ASSET = "/voila/files/reveal.js/dist/reveal.css"
 
 
-def start_present(folder):
-    """`make present` as a user runs it, its temp folder in folder/tmp: (process, URL, token)."""
+def start_present(folder, log: str = "voila.log"):
+    """`make present` as a user runs it, with Jupyter's runtime folder in folder/runtime and its
+    temp folder in folder/tmp: (process, URL, token)."""
     try:
         vendor(ROOT / "build" / "slides")
     except AssetsUnavailable as error:
         (pytest.fail if os.environ.get("CI") else pytest.skip)(str(error))
-    (folder / "tmp").mkdir()
+    for sub in ("tmp", "runtime"):
+        (folder / sub).mkdir(exist_ok=True)
     env = {**os.environ, "PORT": "8866", "TMPDIR": str(folder / "tmp"),
-           "JUPYTER_RUNTIME_DIR": str(folder)}
+           "JUPYTER_RUNTIME_DIR": str(folder / "runtime")}
     env.pop("JUPYTER_TOKEN", None)
-    return launch("tools.servers", "present", log=folder / "voila.log", env=env)
+    return launch("tools.servers", "present", log=folder / log, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +90,14 @@ def test_present_serves_no_repository_file(present, path):
     assert request(url, path, host="evil.example")[0] == 403, path
 
 
+@pytest.mark.parametrize("path", NOT_SERVED)
+def test_present_answers_a_page_it_does_not_serve_with_a_4xx(present, path):
+    _, url, token, _ = present
+    for with_token in (token, None):
+        status, body = request(url, path, token=with_token)
+        assert 400 <= status < 500, f"{path} answered {status}: {body[:80]!r}"
+
+
 def test_present_serves_the_vendored_assets(present):
     _, url, _, _ = present
     status, body = request(url, ASSET)
@@ -104,8 +116,35 @@ def test_SIGTERM_after_a_page_stops_the_kernels_and_leaves_no_connection_file(pr
     status, page = request(url, f"/?token={token}")  # the whole deck: every cell has run
     assert status == 200 and b"pp-shuffle" in page
     pids = descendants(process.pid)
-    assert len(pids) >= 2 and list((folder / "tmp").glob("voila_*/kernel-*.json"))
+    assert len(pids) >= 2 and list((folder / "runtime").glob("*/voila_*/kernel-*.json"))
     process.send_signal(signal.SIGTERM)
     process.wait(30)
     assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
-    assert list((folder / "tmp").iterdir()) == []  # no voila_*/kernel-*.json
+    assert list((folder / "runtime").iterdir()) == []  # no voila_*/kernel-*.json
+    assert list((folder / "tmp").iterdir()) == []
+
+
+def test_a_present_killed_with_SIGKILL_leaves_its_kernel_file_in_a_folder_the_next_removes(
+        tmp_path):
+    process, url, token = start_present(tmp_path, "killed.log")
+    try:
+        status, page = request(url, f"/?token={token}")  # the whole deck: its kernel runs
+        assert status == 200 and b"pp-shuffle" in page
+        pids = descendants(process.pid)
+        process.kill()  # kill -9: no handler runs
+        process.wait(10)
+        assert gone(pids, url), f"still running after kill -9: {alive(pids)}"
+    finally:
+        stop(process)
+    assert list((tmp_path / "tmp").iterdir()) == []  # nothing in the temp folder
+    (folder,) = (tmp_path / "runtime").iterdir()  # a folder of its own, holding the kernel's file
+    assert folder.is_dir() and str(process.pid) in folder.name
+    assert list(folder.glob("voila_*/kernel-*.json")), sorted(folder.rglob("*"))
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+    process, url, token = start_present(tmp_path, "next.log")
+    try:
+        assert not folder.exists()  # the next launch removed it
+    finally:
+        stop(process)
+    assert list((tmp_path / "runtime").iterdir()) == []

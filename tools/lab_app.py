@@ -1,0 +1,81 @@
+"""JupyterLab and Notebook 7 for `make lab`: on the launcher's socket, and a 404 for a path that
+names nothing.
+
+tools.servers runs it in its own process (initialized(App, argv, sockets), then start()).
+
+- The server listens on the sockets the launcher bound (tools.servers.bind) instead of searching
+  for a port itself: jupyter_server 2.21 searches past 65535 (with PORT=65535 taken it tries
+  65536, which the system takes for port 0, any free port) and names the port it tried, not the
+  one it got. jupyter_server's port search and listen (two private methods) are replaced.
+- It writes no jpserver-PID-open.html (a page to open it from, with the token, readable by all):
+  no browser is opened.
+- A request that names no file, no kernel spec's file and no export format is a 404 (Jupyter's
+  own 404 page; a foreign Host header still a 403) before any handler sees it: Jupyter's handlers
+  raise on it, which tornado answers with a 500 and a traceback. That is a NUL byte in the path
+  (/files/a%00b, /kernelspecs/python3/%00: os.path.realpath's ValueError), a name longer than a
+  file's name can be (/api/contents/ and 10,000 characters: ENAMETOOLONG), and an export format
+  nbconvert has no exporter for (/nbconvert/bogus/…: jupyter_server expects a KeyError, nbconvert
+  raises ExporterNameError).
+"""
+
+import re
+from importlib.metadata import entry_points
+from urllib.parse import unquote_to_bytes
+
+from jupyter_server import serverapp
+from jupyter_server.base.handlers import Template404
+from tornado.routing import Matcher, Rule
+from traitlets import default
+
+NAME_MAX = 255  # the longest file name, in bytes (Linux, macOS)
+
+
+class NamesNothing(Matcher):
+    """Matches a request whose path cannot name a file or an export format (see above)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.export = re.compile(re.escape(base_url.rstrip("/")) + r"/nbconvert/(\w+)(?:/|$)")
+        self.formats = {e.name for e in entry_points(group="nbconvert.exporters")}
+
+    def match(self, request) -> dict | None:
+        path = unquote_to_bytes(request.path)
+        export = self.export.match(request.path)
+        names_nothing = (b"\0" in path or max(map(len, path.split(b"/"))) > NAME_MAX
+                         or export is not None and not self.has_exporter(export[1]))
+        return {} if names_nothing else None  # {}: the handler takes no arguments
+
+    def has_exporter(self, name: str) -> bool:
+        """nbconvert's get_exporter(name) finds one: its lookup, without loading the exporter."""
+        return name == "ipynb" or name.lower() in self.formats
+
+
+class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
+    """Jupyter's server, on the launcher's sockets, paths that name nothing a 404, no page to
+    open it from."""
+
+    sockets: list = []  # listening sockets, bound by the launcher
+
+    @default("no_browser_open_file")
+    def _no_page_with_the_token(self) -> bool:
+        return True
+
+    def _find_http_port(self) -> None:  # the launcher found it
+        self.port = self.sockets[0].getsockname()[1]
+
+    def _bind_http_server(self) -> None:  # listen on the launcher's sockets
+        self.http_server.add_sockets(self.sockets)
+
+    def init_webapp(self) -> None:
+        super().init_webapp()  # then the rule, ahead of every handler extensions add later
+        self.web_app.add_handlers(".*$", [Rule(NamesNothing(self.base_url), Template404)])
+
+
+def initialized(App, argv: list[str], sockets: list) -> ServerApp:
+    """App (LabApp or JupyterNotebookApp) with argv, as App.initialize_server sets it up, on the
+    server above, listening on sockets."""
+    server = ServerApp.instance(jpserver_extensions={App.get_extension_package(): True})
+    server.sockets = sockets
+    server.aliases.update(App.aliases)
+    server.initialize(argv=argv, starter_extension=App.name,
+                      find_extensions=App.load_other_extensions)
+    return server
