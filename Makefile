@@ -9,6 +9,9 @@
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
+# and for maintainers:
+#   make lock        refresh requirements*.lock from the ranges (then make test)
+#   make test-lowest the tests at the lowest declared versions; make rise / make test-rise: RISE
 # Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
 # `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
 # runs offline.
@@ -19,30 +22,46 @@ STAMP  := $(VENV)/.installed
 # the oldest setuptools pyproject.toml allows: tests/test_packaging.py builds with it, offline
 SETUPTOOLS_FLOOR := $(shell sed -n 's/^requires = \["setuptools>=\([0-9.]*\)"\].*/\1/p' pyproject.toml)
 
-.PHONY: lab test test-offline lint setup slides book present notebooks clean
+.PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
+	test-lowest
 
-# A virtual environment in the project, re-installed only when the requirements change.
-# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
-#  incompatible: disabled. tools/lab-overrides.json: RISE slides in the offline "white" theme and
-#  scrollable (the explorer is taller than a slide), no news or update checks in JupyterLab.)
-$(STAMP): requirements.txt pyproject.toml tools/lab-overrides.json
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and \
-	  "Python 3.10 or newer is needed; got " + sys.version.split()[0])'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
-	$(BIN)/python -m pip install --quiet "setuptools==$(SETUPTOOLS_FLOOR).*"
-	-$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/mathjax3-extension \
+# $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of LOCK
+# (their hashes checked), then the package itself, editable, and the oldest setuptools
+# pyproject.toml allows. tools/lab-overrides.json: no news or update checks in JupyterLab, and
+# RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
+# than a slide).
+define make_venv
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
+	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'
+	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
+	$(1)/bin/python -m pip install --quiet --upgrade pip
+	$(1)/bin/python -m pip install --quiet --require-hashes -r $(2)
+	$(1)/bin/python -m pip install --quiet --no-deps -e .
+	$(1)/bin/python -m pip install --quiet "setuptools==$(SETUPTOOLS_FLOOR).*"
+	mkdir -p $(1)/share/jupyter/lab/settings
+	cp tools/lab-overrides.json $(1)/share/jupyter/lab/settings/overrides.json
+endef
+
+# The series' environment, from requirements.lock, re-installed only when the lock changes.
+# (RISE lived here before the fourth edition; an old .venv loses it: it is in .venv-rise now.)
+$(STAMP): requirements.lock pyproject.toml tools/lab-overrides.json
+	$(call make_venv,$(VENV),requirements.lock)
+	-$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-rise jupyterlab-mathjax3 \
 	  >/dev/null 2>&1
-	mkdir -p $(VENV)/share/jupyter/lab/settings
-	cp tools/lab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 setup: $(STAMP)
 
+# The launcher's own checks (PORT, and NB for present), run as make reads the recipe: one that
+# fails is said in one line, make's $(error) (a failed recipe would add make's "Error 1" line).
+launcher_checks = $(call one_line_error,$(shell PORT='$(subst ','\'',$(PORT))' \
+  $(or $(2),$(BIN))/python -m tools.servers check $(1) 2>&1))
+one_line_error = $(if $(1),$(error $(1)))
+
 # JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 lab: $(STAMP)
-	$(BIN)/python -m tools.servers
+	$(call launcher_checks,)
+	@$(BIN)/python -m tools.servers
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
@@ -60,7 +79,8 @@ test-offline: $(STAMP)
 
 # Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or
 # the package): widget state kept (the explorer shows without a kernel), no timing metadata. A
-# notebook saved by someone while it ran is kept; the run goes beside it (tools/run_notebooks.py).
+# notebook saved by someone while it ran is kept; the run goes beside it as NAME.rerun.ipynb and
+# make fails (tools/run_notebooks.py: no save is lost, whenever it lands).
 NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
 	$(BIN)/python -m tools.run_notebooks $(NBS)
@@ -78,7 +98,50 @@ book: $(STAMP)
 # Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 NB ?=
 present: $(STAMP)
-	$(BIN)/python -m tools.servers present $(NB)
+	$(call launcher_checks,present $(NB))
+	@$(BIN)/python -m tools.servers present $(NB)
+
+# RISE, opt-in: JupyterLab with live slides (Alt+R), from its own environment (.venv-rise and
+# requirements-rise.txt say why: its pin on jupyterlab_widgets stays out of everyone else's).
+# (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
+#  incompatible: disabled.)
+RISE_VENV := .venv-rise
+$(RISE_VENV)/.installed: requirements-rise.lock pyproject.toml tools/lab-overrides.json
+	$(call make_venv,$(RISE_VENV),requirements-rise.lock)
+	-$(RISE_VENV)/bin/jupyter labextension disable --level=sys_prefix \
+	  @jupyterlab/mathjax3-extension >/dev/null 2>&1
+	touch $@
+
+rise: $(RISE_VENV)/.installed
+	$(call launcher_checks,,$(RISE_VENV)/bin)
+	@$(RISE_VENV)/bin/python -m tools.servers
+
+# RISE's test, in RISE's environment: the explorer drawn as a widget in RISE's deck.
+test-rise: $(RISE_VENV)/.installed
+	$(RISE_VENV)/bin/python -c 'from tools.build_slides import ROOT, vendor; \
+	  vendor(ROOT / "build" / "slides")'
+	POSATTN_RISE=1 $(RISE_VENV)/bin/python -m pytest tests/browser/test_rise.py
+
+# The declared lower bounds, tested: every direct dependency at the oldest version its range
+# allows (requirements-lowest.lock), then the unit, property and doctests and nbval.
+LOWEST_VENV := build/venv-lowest
+$(LOWEST_VENV)/.installed: requirements-lowest.lock pyproject.toml tools/lab-overrides.json
+	$(call make_venv,$(LOWEST_VENV),requirements-lowest.lock)
+	touch $@
+
+test-lowest: $(LOWEST_VENV)/.installed
+	$(LOWEST_VENV)/bin/python -m pytest --ignore=tests/browser
+
+# Refresh the three locks from the ranges (uv, in a tool environment of its own under build/):
+# after changing a requirements file, or to move to today's releases, then `make test`.
+LOCK_FOR := --universal --generate-hashes --python-version 3.11 --quiet
+lock:
+	test -x build/uv/bin/uv || ($(PYTHON) -m venv build/uv && build/uv/bin/pip install --quiet uv)
+	build/uv/bin/uv pip compile $(LOCK_FOR) requirements.txt requirements-test.txt \
+	  -o requirements.lock
+	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-rise.txt -o requirements-rise.lock
+	build/uv/bin/uv pip compile $(LOCK_FOR) --resolution lowest-direct requirements.txt \
+	  requirements-test.txt -o requirements-lowest.lock
 
 clean:
-	rm -rf $(VENV) build artifacts src/*.egg-info
+	rm -rf $(VENV) $(RISE_VENV) build artifacts src/*.egg-info

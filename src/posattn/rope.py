@@ -46,7 +46,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
 
     One frequency per pair of coordinates: the first pair turns fastest (ω_0 = 1).
 
-    >>> frequencies(4, base=100.0).tolist()
+    >>> frequencies(4, base=100.0).round(12).tolist()  # 100^(-1/2), to numpy's last digit
     [1.0, 0.1]
     """
     d = check_int("d", d)

@@ -6,13 +6,18 @@ math, and load nothing from a network (the environment's settings pick RISE's "w
 fonts are local).
 
 The explorer of notebook 05 is live in the deck: its widgets are drawn and Shuffle works. That holds
-because requirements.txt keeps jupyterlab_widgets below 3.0.11: from 3.0.11 the widget manager needs
-@jupyterlab/console, which RISE's own page (jupyterlab-rise 0.43) does not share, and every widget
-falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails the day that pin is
-lifted too early.
+because requirements-rise.txt keeps jupyterlab_widgets below 3.0.11: from 3.0.11 the widget manager
+needs @jupyterlab/console, which RISE's own page (jupyterlab-rise 0.43) does not share, and every
+widget falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails the day that
+pin is lifted too early.
+
+RISE is opt-in, in an environment of its own: `make test-rise` runs this file there (and requires
+RISE: POSATTN_RISE=1); in the series' own environment, which has no RISE, it is skipped.
 """
 
+import importlib.util
 import json
+import os
 
 import nbformat
 import pytest
@@ -30,6 +35,12 @@ from .jlab import (
 )
 
 pytestmark = pytest.mark.browser
+if importlib.util.find_spec("jupyterlab_rise") is None:
+    if os.environ.get("POSATTN_RISE"):
+        raise RuntimeError("POSATTN_RISE is set, but jupyterlab-rise is not installed here: run "
+                           "`make test-rise`, which uses .venv-rise.")
+    pytest.skip("RISE is opt-in and not in this environment: `make test-rise` tests it in "
+                ".venv-rise", allow_module_level=True)
 NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"
 
 

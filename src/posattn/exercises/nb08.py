@@ -105,8 +105,9 @@ def _own_break(self_attention, X, W, perm, **extra) -> tuple[float, float]:
 
 
 def _same(got: float, expected: float) -> bool:
-    """Equal to float32 precision; two rounding-sized numbers (below 1e-9) count as equal."""
-    return (got < 1e-9 and expected < 1e-9) or close(got, expected)
+    """Equal to float32 precision; two rounding-sized numbers (below 1e-5, float32's rounding of
+    outputs of size 1) count as equal: either says "no break"."""
+    return (got < 1e-5 and expected < 1e-5) or close(got, expected)
 
 
 @checker("your self_attention from notebook 03 and a function symmetry_break(mask=None, bias=None)")
