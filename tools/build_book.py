@@ -11,7 +11,9 @@ relative, so the folder works from file://, from `python -m http.server` and fro
 What the book's copy of a notebook adds to the committed one (the committed files are not
 touched): presenter notes folded into a "Presenter notes" box, each figure's "*Figure:*"
 description as its image's alt text, a line that offers the .ipynb and says how to run it, and,
-above the stored explorer, a line that says it responds only when the notebook runs.
+above the stored explorer, a line that says it responds only when the notebook runs. What it
+leaves out: anything that would run (tools/sanitize.py, which also cleans every page's HTML as
+Sphinx reads it) and the myst-nb settings a notebook's metadata can carry (one is "execute me").
 
     python -m tools.build_book [OUT]     # default: build/book
 """
@@ -27,7 +29,7 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 
-from tools import build_slides
+from tools import build_slides, sanitize
 from tools.deck import alt_text  # the same alt text as the decks'
 from tools.deck import kind as slide_type
 
@@ -37,6 +39,8 @@ NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build"
 GLOSSARY = "glossary.md"
 ASSETS = ("requirejs", "mathjax", "@jupyter-widgets/html-manager")  # of build_slides.KEEP
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# the notebook metadata the book reads; myst-nb takes its settings from the rest (even "execute")
+METADATA = ("kernelspec", "language_info", "widgets")
 NOTE_LABEL = re.compile(r"^(\*\*)?Presenter notes\.?(\*\*)?\s*", re.IGNORECASE)
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
@@ -72,10 +76,14 @@ def has_output(cell: NotebookNode, mime: str) -> bool:
 
 
 def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
-    """The book's copy of a notebook (see the module docstring); outputs are kept as stored."""
+    """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
+    for those that would run script (tools/sanitize.py; the pages' HTML is cleaned as read)."""
     nb, _ = build_slides.drop_image_tooltips(nb, {})  # html-manager 1.0.15 cannot draw them
+    nb, _ = sanitize.safe_notebook(nb)
+    nb.metadata = NotebookNode({key: nb.metadata[key] for key in METADATA if key in nb.metadata})
     cells = nb.cells
     for i, cell in enumerate(cells):
+        cell.metadata.pop("mystnb", None)  # myst-nb's settings, from the builder only
         following = next((c for c in cells[i + 1:] if c.cell_type == "markdown"), None)
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)

@@ -4,7 +4,8 @@ The scripts a deck loads (reveal.js, require.js, jQuery, MathJax 2, the widget r
 packages pinned in tools/slide_assets/package-lock.json. The FIRST build (`make slides` or
 `make present`) needs the npm registry once: `npm ci` installs them into build/npm/ (npm's cache
 keeps a copy). Later builds copy from there and need no network. A deck's files go beside it, in
-build/slides/vendor/, so it opens from a USB stick on a projector with no network.
+build/slides/vendor/, so it opens from a USB stick on a projector with no network. A notebook's
+text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/sanitize.py's policy.
 
     python -m tools.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from nbconvert import SlidesExporter
 from nbformat import NotebookNode
 
+from tools import sanitize
 from tools.deck import deck_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +171,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[drop_image_tooltips],
+        preprocessors=[drop_image_tooltips, sanitize.safe_notebook],
+        sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
     decks = []
     for notebook in notebooks:

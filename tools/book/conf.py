@@ -9,7 +9,7 @@ project = "The Position Problem"
 copyright = "the series' authors, MIT licence"
 html_title = project
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "tools.sanitize"]  # no script from a notebook's text
 root_doc = "index"
 exclude_patterns = ["_build", "_notebooks", "**.ipynb_checkpoints"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
