@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import build_slides, deck, servers
+from tools import build_slides, deck, sanitize, servers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,3 +154,28 @@ def test_the_navigation_line_drops_out_and_a_closing_slide_ends_the_deck():
                      "02 · Next"))
     assert [kind for kind, _, _ in shown] == ["slide", "skip", "slide"]
     assert shown[-1][1] == "## The takeaway\n\nThe takeaway.\n\n**Next:** 02 · Next"
+
+
+def widget_notebook(picture: bool) -> nbformat.NotebookNode:
+    """A notebook whose one output is a widget view, with or without a picture of it."""
+    data = {"text/plain": "Explorer()", sanitize.WIDGET_VIEW: {"model_id": "m"}}
+    if picture:
+        data["image/png"] = "iVBORw0KGgo="
+    cell = nbformat.v4.new_code_cell("explorer", outputs=[
+        nbformat.v4.new_output("execute_result", data=data, execution_count=1)])
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    return nb
+
+
+def test_a_widget_with_a_picture_is_shown_still_with_how_to_make_it_live():
+    nb, _ = build_slides.still_pictures(widget_notebook(picture=True), {})
+    assert set(nb.cells[0].outputs[0].data) == {"text/plain", "image/png"}  # no dead controls
+    assert "make lab" in nb.cells[1].source and deck.kind(nb.cells[1]) == "-"  # on its slide
+    assert "widgets" not in nb.metadata, "the widget state (and renderer) is left on the page"
+
+
+def test_a_widget_without_a_picture_is_left_as_saved():
+    nb, _ = build_slides.still_pictures(widget_notebook(picture=False), {})
+    assert sanitize.WIDGET_VIEW in nb.cells[0].outputs[0].data
+    assert len(nb.cells) == 1 and "widgets" in nb.metadata

@@ -1,5 +1,6 @@
 """The "dog bites man" explorer, tested headless by its state: image arrays, tick labels, status."""
 
+import base64
 import itertools
 import re
 
@@ -265,6 +266,36 @@ def test_bad_input_shows_a_message_and_keeps_the_last_good_state(explorer, contr
 def test_constructor_refuses_bad_arguments_with_the_message_template(arguments, kind, message):
     with pytest.raises(kind, match=message):
         ShuffleExplorer(*arguments)
+
+
+@pytest.mark.parametrize("order", [[2, 1, 0], "2 1 0", np.array([2, 1, 0])])
+def test_an_explorer_made_with_an_order_starts_shuffled(order):
+    explorer = ShuffleExplorer("dog bites man", order=order)
+    try:
+        assert explorer.perm.tolist() == [2, 1, 0] and explorer.order.value == "2 1 0"
+        assert shown(explorer)[1] == ["man", "bites", "dog"]
+        assert explorer.status.value.startswith("A' = P A Pᵀ for π = (2, 1, 0)")
+    finally:
+        explorer.close()
+
+
+@pytest.mark.parametrize(("order", "kind", "message"), [
+    ([0, 0, 1], ValueError, re.escape("order must be a permutation of range(3); got [0, 0, 1]")),
+    ([0, 1], ValueError, re.escape("order must be a permutation of range(3); got [0, 1]")),
+    ("2 x 0", ValueError, "order must be whole numbers separated by spaces; got '2 x 0'"),
+    ([0.5, 1, 2], TypeError, "order must"),
+])
+def test_constructor_refuses_a_bad_order_naming_it(order, kind, message):
+    with pytest.raises(kind, match=message):
+        ShuffleExplorer("dog bites man", order=order)
+
+
+def test_its_display_holds_the_live_view_and_a_still_picture_of_the_figure(explorer):
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.model_id
+    assert base64.b64decode(bundle["image/png"]) == explorer.image.value  # the picture on screen
+    explorer.shuffle()
+    assert base64.b64decode(explorer._repr_mimebundle_()["image/png"]) == explorer.image.value
 
 
 def test_outputs_table_shows_Y_and_the_same_rows_moved(explorer):

@@ -10,10 +10,11 @@ relative, so the folder works from file://, from `python -m http.server` and fro
 
 What the book's copy of a notebook adds to the committed one (the committed files are not
 touched): presenter notes folded into a "Presenter notes" box, each figure's "*Figure:*"
-description as its image's alt text, a line that offers the .ipynb and says how to run it, and,
-above the stored explorer, a line that says it responds only when the notebook runs. What it
-leaves out: anything that would run (tools/sanitize.py, which also cleans every page's HTML as
-Sphinx reads it) and the myst-nb settings a notebook's metadata can carry (one is "execute me").
+description as its image's alt text, a line that offers the .ipynb and says how to run it, and
+the explorer as a still picture of its saved shuffle with a line on how to make it live (as in
+the decks: build_slides.still_pictures; no dead controls, no widget renderer). What it leaves
+out: anything that would run (tools/sanitize.py, which also cleans every page's HTML as Sphinx
+reads it) and the myst-nb settings a notebook's metadata can carry (one is "execute me").
 
     python -m tools.build_book [OUT]     # default: build/book
 """
@@ -38,14 +39,11 @@ CONF = Path(__file__).resolve().parent / "book"
 NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build" / "book"
 GLOSSARY = "glossary.md"
 ASSETS = ("requirejs", "mathjax", "@jupyter-widgets/html-manager")  # of build_slides.KEEP
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # the notebook metadata the book reads; myst-nb takes its settings from the rest (even "execute")
 METADATA = ("kernelspec", "language_info", "widgets")
 NOTE_LABEL = re.compile(r"^(\*\*)?Presenter notes\.?(\*\*)?\s*", re.IGNORECASE)
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
-STILL = ("The explorer below is a still picture of its saved state: it responds when the notebook "
-         "runs (`make lab`, open this notebook, then *Run ▸ Run All Cells*).")
 
 
 @dataclass
@@ -92,13 +90,8 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
             cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt_text(following.source)}
     download = (f"{{download}}`Download this notebook <_notebooks/{name}.ipynb>` "
                 f"({name}.ipynb, with its outputs). {RUN_IT}")
-    shown = [cells[0], markdown(f"```{{container}} book-run-it\n{download}\n```")]
-    for cell in cells[1:]:
-        if has_output(cell, WIDGET_VIEW):
-            shown.append(markdown(f"```{{admonition}} In the book\n:class: note\n{STILL}\n```"))
-        shown.append(cell)
-    nb.cells = shown
-    return nb
+    nb.cells = [cells[0], markdown(f"```{{container}} book-run-it\n{download}\n```"), *cells[1:]]
+    return build_slides.still_pictures(nb, {})[0]  # after the alt texts: the line is no figure's
 
 
 def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:

@@ -22,9 +22,10 @@ from pathlib import Path
 
 from nbconvert import SlidesExporter
 from nbformat import NotebookNode
+from nbformat.v4 import new_markdown_cell
 
 from tools import sanitize
-from tools.deck import deck_of
+from tools.deck import deck_of, with_kind
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -43,6 +44,7 @@ KEEP = {
     "@jupyter-widgets/html-manager": ("dist/embed-amd.js", *FONTS),
 }
 # the scripts a deck cannot open without: an install that lacks one is not finished
+STILL = "*A still picture of one shuffle: run this notebook (`make lab`) to shuffle it yourself.*"
 MUST_HAVE = ("reveal.js/dist/reveal.js", "requirejs/require.js", "jquery/dist/jquery.min.js",
              "mathjax/MathJax.js", "@jupyter-widgets/html-manager/dist/embed-amd.js")
 
@@ -160,6 +162,27 @@ def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode
     return nb, resources
 
 
+def still_pictures(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+    """Where no kernel runs, no dead controls: a widget that stored a picture of itself (the
+    explorer, its figure) shows the picture, with a line under it on how to make it live. The
+    widget state, and with it the widget renderer, goes when no other widget is left to draw."""
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell)
+        stills = [out for out in cell.get("outputs", [])
+                  if sanitize.WIDGET_VIEW in out.get("data", {}) and "image/png" in out.data]
+        for out in stills:
+            del out.data[sanitize.WIDGET_VIEW]
+        if stills:
+            cells.append(with_kind(new_markdown_cell(STILL, metadata={"tags": ["still-picture"]}),
+                                   "-"))
+    nb.cells = cells
+    if not any(sanitize.WIDGET_VIEW in out.get("data", {}) for cell in cells
+               for out in cell.get("outputs", [])):
+        nb.metadata.pop("widgets", None)
+    return nb, resources
+
+
 def build(notebooks: list[Path], out: Path) -> list[Path]:
     """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks."""
     out.mkdir(parents=True, exist_ok=True)
@@ -171,7 +194,7 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[drop_image_tooltips, sanitize.safe_notebook],
+        preprocessors=[still_pictures, drop_image_tooltips, sanitize.safe_notebook],
         sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
     decks = []

@@ -6,7 +6,8 @@ typeset its math and load nothing that is not a local file. Every slide must fit
 no allowance, in both directions; text is at least 24 px, code 22 px; no slide shows more than 6
 lines of code; figures are at least 700 px wide, their own text at least 18 px on screen. Per deck:
 at most 70 words of prose on at least 90 % of the slides, a heading on at least 80 %, presenter
-notes on at least a quarter. tests/browser/deck_measure.py does the measuring; run it as a module to
+notes on at least a quarter. The explorer's deck shows a still picture of its saved shuffle and
+no dead controls. tests/browser/deck_measure.py does the measuring; run it as a module to
 see a deck's report. Screenshots: artifacts/screenshots/slides/NN_name/.
 """
 
@@ -81,3 +82,32 @@ def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
     assert len(bare) <= 0.2 * n, f"{len(bare)} of {n} slides have no heading: {bare}"
     noted = sum(m["notes"] for m in slides.values())
     assert noted >= n / 4, f"presenter notes on {noted} of {n} slides (at least a quarter)"
+
+
+EXPLORER = next((p for p in sorted(NOTEBOOKS.glob("*.ipynb")) if "explorer" in p.stem), None)
+NATURAL_SIZE = "img => img.decode().then(() => [img.naturalWidth, img.naturalHeight])"
+
+
+@pytest.mark.skipif(EXPLORER is None, reason="no explorer notebook")
+def test_the_explorer_deck_shows_a_still_shuffle_and_no_dead_controls(browser, decks):
+    """No kernel runs in a static deck: the saved shuffle as a picture, one line on how to make
+    it live, and no controls that do nothing (no widget views, no widget renderer)."""
+    deck = decks / f"{EXPLORER.stem}.slides.html"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(deck.as_uri())
+        page.wait_for_selector(".reveal.ready", timeout=30_000)
+        still = page.locator(".reveal .slides img[alt^='the explorer opens on one shuffle']")
+        alt = still.first.get_attribute("alt") if still.count() else ""
+        size = still.first.evaluate(NATURAL_SIZE) if still.count() else [0, 0]
+        controls = page.locator(".reveal .slides :is(button, input, select, textarea, "
+                                ".jupyter-widgets, .widget-vbox)").count()
+        hint = page.locator(".reveal .slides p", has_text="to shuffle it yourself")
+        hint_text = hint.first.text_content() if hint.count() else ""
+    finally:
+        context.close()
+    assert "man bites dog" in alt and min(size) > 0, f"no still picture of the shuffle: {alt!r}"
+    assert controls == 0, f"{controls} controls or widget views that cannot run"
+    assert "html-manager" not in deck.read_text(encoding="utf-8"), "the widget renderer loads"
+    assert "make lab" in hint_text, hint_text

@@ -4,13 +4,14 @@ Controls in display and Tab order, then the status line, the A | A' figure, the 
 and Y | Y'; CSS classes ``pp-<name>`` are the browser tests' handles.
 """
 
+from base64 import b64encode
 from html import escape
 
 import IPython
 import ipywidgets as widgets
 import numpy as np
 
-from .._checks import check_int
+from .._checks import check_int, check_perm
 from . import model
 from .figure import TITLES, ExplorerFigure, fonts_for
 
@@ -67,16 +68,23 @@ class ShuffleExplorer(widgets.VBox):
     ``.shuffle_button``, ``.reset_button``, ``.unshuffle``. State: ``.view`` (A, A', Y, Y', the
     errors), ``.perm`` (π), ``.tokens``, ``.figure`` (Axes 0: A, 1: A'), ``.status``.
 
-    >>> explorer = ShuffleExplorer("dog bites man", seed=0)
-    >>> explorer.order.value = "2 1 0"
+    ``order`` is the order shown first (indices like ``[2, 1, 0]`` or text like ``"2 1 0"``;
+    default: the sentence's own). Displayed, it also sends a still picture of the figure, which a
+    page where no kernel runs (a static book or deck, GitHub) shows instead of dead controls.
+
+    >>> explorer = ShuffleExplorer("dog bites man", seed=0, order=[2, 1, 0])
     >>> explorer.status.value.startswith("A' = P A Pᵀ for π = (2, 1, 0)")
     True
     >>> explorer.close()
     """
 
-    def __init__(self, sentence: str = "dog bites man", seed: int | None = 0):
+    def __init__(self, sentence: str = "dog bites man", seed: int | None = 0,
+                 order: str | list[int] | None = None):
         tokens = model.parse_sentence(sentence)  # bad arguments raise here, before anything exists
         fonts_for(model.labels(tokens))  # a word no installed font can draw
+        if order is not None:
+            order = (model.parse_order(order, len(tokens)) if isinstance(order, str)
+                     else check_perm(order, len(tokens), name="order"))
         seed = None if seed is None else check_int("seed", seed, minimum=0)
         self._rng = np.random.default_rng(seed)  # None: fresh orders; a seed: the same each run
         super().__init__()
@@ -104,7 +112,7 @@ class ShuffleExplorer(widgets.VBox):
                                        self.unshuffle]),
                          self.status, self.image, self.caption, self.outputs]
         self._sentence = sentence  # the text of the sentence on screen
-        self._draw(model.compute_view(tokens))
+        self._draw(model.compute_view(tokens, order))
         self.text.observe(lambda change: self._on(change["new"], None), names="value")
         for control in (self.scheme, self.unshuffle):
             control.observe(lambda _: self._on(self.view.tokens, self.view.perm), names="value")
@@ -116,6 +124,14 @@ class ShuffleExplorer(widgets.VBox):
     def __repr__(self) -> str:  # deterministic text/plain for notebooks; the scheme as listed
         return (f"ShuffleExplorer(tokens={self.tokens}, perm={self.perm.tolist()}, "
                 f"scheme={self.scheme.value!r})")
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        """The live view, and the figure as a PNG for pages with no widget renderer: Jupyter
+        draws the view, a static page (tools/build_book.py, tools/build_slides.py) the picture."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if self.image.value:
+            bundle["image/png"] = b64encode(self.image.value).decode("ascii")
+        return bundle
 
     def shuffle(self) -> None:
         """A new random order, never the one on screen (seeded, so a lesson replays)."""
