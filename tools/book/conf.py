@@ -36,6 +36,7 @@ mathjax2_config = {
 html_theme = "sphinx_book_theme"
 html_favicon = "favicon.svg"  # P of "man bites dog"; without one, browsers ask the host for one
 html_static_path = ["_static"]
+templates_path = ["_templates"]  # the search button, named by its own text (WCAG 2.5.3)
 html_extra_path = ["_extra"]  # the widget renderer's icon fonts, at the book's top
 html_css_files = ["book.css"]
 html_js_files = ["book.js"]
