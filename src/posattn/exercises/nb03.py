@@ -270,7 +270,8 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=No
     """Y and A of the learner's function on one input, or NotYet naming what differs; ``mask``
     and ``bias`` are passed (as keywords) only when given."""
     n, d_v = len(X), W_V.shape[1]
-    extra = {k: v.copy() for k, v in (("mask", mask), ("bias", bias)) if v is not None}
+    extra = {k: v for k, v in (("mask", mask), ("bias", bias)) if v is not None}  # copied by
+    # the guard that every checker puts around the learner's function
     if extra:
         shape = f"{shape}, with {_with(mask, bias)}"
     try:
