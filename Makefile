@@ -144,4 +144,4 @@ lock:
 	  requirements-test.txt -o requirements-lowest.lock
 
 clean:
-	rm -rf $(VENV) $(RISE_VENV) build artifacts src/*.egg-info
+	rm -rf $(VENV) $(RISE_VENV) build artifacts/screenshots src/*.egg-info

@@ -1,0 +1,82 @@
+"""The screenshots a reviewer looks at first, committed under artifacts/hall/: five slides as a
+1280×720 projector shows them and three book pages, one on a phone (390×844).
+
+They are made from the committed notebooks (decks into build/slides/, the book into build/book/)
+by headless Chromium, and are re-made by hand after a change to how the series looks:
+
+    .venv/bin/python -m tests.browser.hall_screenshots
+
+The test run writes its own, every slide and page, into artifacts/screenshots/ (not committed).
+"""
+
+import sys
+
+from tools.build_slides import ROOT
+
+OUT = ROOT / "artifacts" / "hall"
+PROJECTOR, DESK, PHONE = ({"width": 1280, "height": 720}, {"width": 1280, "height": 900},
+                          {"width": 390, "height": 844})
+# (deck, slide as reveal.js numbers it h/v, what it shows)
+SLIDES = [
+    ("01_invariance_vs_equivariance", "3/2", "a figure: one shuffle, two titles that stay apart"),
+    ("04_where_could_position_enter", "2/1", "a headline result as a styled table"),
+    ("05_dog_bites_man_explorer", "2", "the explorer as a still picture of a shuffle"),
+    ("08_putting_position_back", "1/1", "typeset formulas and a styled table"),
+    ("09_who_bites_whom", "4/0", "240 trained models, the number that matters marked"),
+]
+# (page, viewport, name)
+PAGES = [
+    ("05_dog_bites_man_explorer", DESK, "desk"),
+    ("09_who_bites_whom", DESK, "desk"),
+    ("09_who_bites_whom", PHONE, "phone"),
+]
+
+
+def main(argv: list[str]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tools import build_book
+    from tools.build_slides import build
+
+    from .conftest import CHROMIUM_ARGS, chromium_path
+    from .deck_measure import MATH_DONE, SHOW_FRAGMENTS
+
+    notebooks = ROOT / "notebooks"
+    decks = {deck for deck, _, _ in SLIDES}
+    build([notebooks / f"{deck}.ipynb" for deck in sorted(decks)], ROOT / "build" / "slides")
+    book = ROOT / "build" / "book"
+    build_book.build(book)
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.png"):
+        old.unlink()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium_path()),
+                                             args=CHROMIUM_ARGS)
+        for deck, slide, what in SLIDES:
+            page = browser.new_page(viewport=PROJECTOR)
+            page.goto(f"{(ROOT / 'build' / 'slides' / f'{deck}.slides.html').as_uri()}#/{slide}")
+            page.wait_for_selector(".reveal.ready", timeout=30_000)
+            page.add_style_tag(content=SHOW_FRAGMENTS)
+            page.wait_for_function(MATH_DONE, timeout=30_000)
+            page.wait_for_timeout(300)
+            path = OUT / f"slide-{deck[:2]}-{slide.replace('/', '_')}.png"
+            page.screenshot(path=path)
+            print(f"  {path.relative_to(ROOT)}: {what}")
+            page.close()
+        for name, viewport, where in PAGES:
+            page = browser.new_page(viewport=viewport)
+            page.goto((book / f"{name}.html").as_uri())
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(1500)  # MathJax
+            if where == "phone":  # the first figure, as a thumb scrolls to it
+                page.locator("main img").first.scroll_into_view_if_needed()
+                page.evaluate("() => window.scrollBy(0, -200)")
+            path = OUT / f"book-{name[:2]}-{where}.png"
+            page.screenshot(path=path)
+            print(f"  {path.relative_to(ROOT)}")
+            page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
