@@ -117,9 +117,10 @@ def test_prose_tagged_deck_notes_goes_to_the_notes_and_its_heading_stays_on_the_
     shown = view(cell("markdown", "## The point\n\nA long paragraph.", "slide", ["deck-notes"]),
                  cell("markdown", "More prose to say aloud.", "-", ["deck-notes"]),
                  cell("markdown", "A short line for the slide."))
-    assert shown == [("slide", "## The point", False), ("notes", "A long paragraph.", False),
-                     ("notes", "More prose to say aloud.", False),
-                     ("-", "A short line for the slide.", False)]
+    assert shown == [("slide", "## The point", False),
+                     ("-", "A short line for the slide.", False),
+                     ("notes", "**From the notebook:**\n\nA long paragraph.\n\n"
+                               "More prose to say aloud.", False)]  # one note, the slide's last
 
 
 def test_code_is_hidden_unless_it_is_the_lesson_and_exercises_show_the_task_only():

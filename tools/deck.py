@@ -11,6 +11,16 @@ The notebook stays the single source; `deck_view` makes the deck's copy of it (`
 - a ``*Figure:*`` description becomes the image's alt text, and its first sentence, the takeaway,
   stays on the slide under the figure;
 - the navigation line drops out, and a closing slide says the takeaway and what comes next.
+
+Each slide's presenter notes (the speaker view, key S) then read in one order: the presenter's
+cues first (markdown cells with slide_type "notes", written as a blockquote `> **Presenter
+notes.**` with **Say:**, **Ask:**, **Pause:**, **Expect:**, **Do:**), then the lesson prose moved
+there (the two kinds above: deck-notes prose, "Figure: …" descriptions) as one note under the line
+"From the notebook:", after a rule. nbconvert puts each notes cell into its slide as an `<aside
+class="notes">`, and reveal.js's notes plugin joins a slide's asides in page order; so the notes
+go after the slide's leading cells, before its first fragment. An aside inside a fragment would
+replace the slide's notes while that fragment is the current one, and notes before the deck's
+first shown cell would belong to no slide.
 """
 
 import copy
@@ -23,6 +33,9 @@ from nbformat.v4 import new_markdown_cell
 
 NOTES, CODE, EXERCISE = "deck-notes", "deck-code", "exercise"
 STARTS = {"slide", "subslide"}
+HIDDEN = {"notes", "skip"}  # cells that open no slide, even as the deck's first
+PRESENTER = "> **Presenter notes.**"
+FROM_THE_NOTEBOOK = "**From the notebook:**"
 HEADING = re.compile(r"\A((?:#{1,6} [^\n]*\n*)+)")
 NAVIGATION = re.compile(r"\A(\s*\[[^\]]+\]\([^)]+\.ipynb\)\s*·?\s*)+\Z")
 FIGURE = re.compile(r"\A\s*\*Figure[^:]*:\*?\s*")  # *Figure:*, *Figure (live):*, *Figure: …*
@@ -62,7 +75,7 @@ def takeaway(description: str) -> str:
 def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
     """The deck's copy of ``nb``; ``closing`` (markdown) is appended as its last slide."""
     nb = copy.deepcopy(nb)
-    cells, last_image = [], None
+    cells, last_image, moved = [], None, set()  # moved: ids of the cells made lesson notes
     for cell in nb.cells:
         source = cell.source
         if cell.cell_type == "code":
@@ -87,6 +100,7 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
                 cell.metadata.setdefault("tags", []).append("figure-takeaway")
                 cells.append(cell)  # the whole description is the presenter's to read out
                 cell = with_kind(new_markdown_cell(f"Figure: {description.strip()}"), "notes")
+                moved.add(id(cell))
                 last_image = None
             elif NOTES in tags(cell):
                 heading = HEADING.match(source)
@@ -96,11 +110,42 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
                     cell = with_kind(new_markdown_cell(source[heading.end():].strip()), "notes")
                 else:
                     with_kind(cell, "notes")
+                moved.add(id(cell))
         cells.append(cell)
     if closing:
         cells.append(with_kind(new_markdown_cell(closing), "slide"))
-    nb.cells = cells
+    nb.cells = [cell for group in slides_of(cells) for cell in with_notes_in_order(group, moved)]
     return nb
+
+
+def slides_of(cells: list[NotebookNode]) -> list[list[NotebookNode]]:
+    """cells in the slides nbconvert makes of them: one opens at the first cell that shows and at
+    each slide or subslide cell after it; hidden cells before the first join the first slide."""
+    slides, before = [], []
+    for cell in cells:
+        if (kind(cell) in STARTS) if slides else (kind(cell) not in HIDDEN):
+            slides.append([*before, cell])
+            before = []
+        else:
+            (slides[-1] if slides else before).append(cell)
+    return slides or [before]
+
+
+def with_notes_in_order(slide: list[NotebookNode], moved: set) -> list[NotebookNode]:
+    """One slide's cells with its notes (tools/deck.py's docstring): the presenter's first, then
+    the lesson prose of the cells in moved as one note, after the slide's leading cells."""
+    notes = [cell for cell in slide if kind(cell) == "notes" and cell.source.strip()]
+    rest = [cell for cell in slide if kind(cell) != "notes"]
+    lesson = [cell for cell in notes if id(cell) in moved]
+    notes = [cell for cell in notes if id(cell) not in moved]
+    if lesson:
+        lesson[0].source = "\n\n".join([*(["---"] if notes else []), FROM_THE_NOTEBOOK,
+                                         *(cell.source.strip() for cell in lesson)])
+        notes.append(lesson[0])
+    first = next((i for i, cell in enumerate(rest) if kind(cell) not in HIDDEN), len(rest))
+    at = next((i for i in range(first + 1, len(rest)) if kind(rest[i]) == "fragment"),
+              len(rest))
+    return [*rest[:at], *notes, *rest[at:]]
 
 
 def first_bullet(markdown: str) -> str:
