@@ -26,6 +26,7 @@ from nbformat.v4 import new_markdown_cell
 
 from tools import sanitize
 from tools.deck import deck_of, with_kind
+from tools.deck_tables import deck_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -194,7 +195,7 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[still_pictures, drop_image_tooltips, sanitize.safe_notebook],
+        preprocessors=[still_pictures, drop_image_tooltips, deck_tables, sanitize.safe_notebook],
         sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
     decks = []
