@@ -1,22 +1,37 @@
-"""Measure every slide of a static deck as a lecture hall sees it (1280×720): what overflows,
-the smallest text, the code lines and prose words on screen, the heading, figure widths, the notes.
+"""Measure every slide of a static deck as a lecture hall sees it (1280×720), in pixels ON
+SCREEN: reveal.js scales the 1280×720 slide to fit the window (0.96 at a 1280×720 window), and
+every size here is a CSS size times that scale (Reveal.getScale()).
+
+Per slide: what overflows; the smallest text by kind (prose and headings, tables and figure
+captions, code and printed output, widget labels); the smallest body text (prose paragraphs and
+list items); the lines of code shown, and the lines of printed monospace output shown (the
+`.jp-OutputArea pre` blocks' rendered height over their line height, so a wrapped line counts as
+the lines it takes on screen); the headings, their length in characters and whether the theme
+upper-cases them (computed text-transform); whether the slide is a heading and nothing else;
+each figure's width on screen, and the smallest text inside it, estimated from
+src/posattn/series.mplstyle (its smallest font size at its dpi, times the figure's on-screen
+width over its stored width); the presenter notes.
 
 Used by tests/browser/test_slides.py; authors run it to see which slides to fix:
 
     .venv/bin/python -m tests.browser.deck_measure [NOTEBOOK ...]    # builds into build/slides/
+    .venv/bin/python -m tests.browser.deck_measure --summary [NOTEBOOK ...]   # counts, all decks
 """
 
 import sys
 from pathlib import Path
 
-TEXT_PX, CODE_PX, FIGURE_TEXT_PX = 24, 22, 18
-MAX_CODE_LINES, MAX_WORDS, MIN_FIGURE_PX = 6, 70, 700
+# the targets, in pixels on screen
+TEXT_PX, BODY_PX, FIGURE_TEXT_PX, MIN_FIGURE_PX = 24, 28, 22, 700
+MAX_CODE_LINES, MAX_OUTPUT_LINES, MAX_WORDS, MAX_HEADING_CHARS = 6, 6, 70, 70
+KINDS = {"text": "text", "table": "table or caption", "code": "code or printed output",
+         "widget": "widget label"}
 
 
 def figure_font_px() -> float:
     """The smallest text of a series figure in pixels of its stored PNG: the smallest font size
     in src/posattn/series.mplstyle at its dpi (plotting's cell values use the body size). A figure
-    shown at scale s draws it at s × this on screen."""
+    shown at s times its stored width draws it at s × this on screen."""
     import matplotlib
 
     style = matplotlib.rc_params_from_file(STYLE, use_default_template=False)
@@ -31,42 +46,81 @@ LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section'
   .flatMap((top, h) => { const inner = [...top.querySelectorAll(':scope > section')];
     return inner.length ? inner.map((_, v) => `${h}/${v}`) : [`${h}`]; })"""
 
-# The slide on screen, measured in the deck's own 1280×720 coordinates (offset sizes ignore the
-# scale reveal.js applies to fit the window).
+# The slide on screen. Layout sizes (offset sizes, computed font sizes) are in the deck's own
+# 1280×720 coordinates; times `scale` they are the pixels the screen shows.
 MEASURE = """() => {
   const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
+  const slides = document.querySelector('.reveal .slides');
+  const scale = (window.Reveal && Reveal.getScale && Reveal.getScale())
+      || slides.getBoundingClientRect().width / slides.offsetWidth;
+  const onScreen = px => Math.round(px * scale * 100) / 100;  // to 0.01 px
   const shown = el => !el.closest('aside') && el.getClientRects().length > 0
       && getComputedStyle(el).visibility !== 'hidden';
   const words = el => { const copy = el.cloneNode(true);
       copy.querySelectorAll('.MathJax_Preview, .MathJax_CHTML, .MathJax, script, table')
           .forEach(m => m.replaceWith(' x '));
       return copy.textContent.split(/\\s+/).filter(w => /\\w/.test(w)).length; };
-  let smallText = 99, smallCode = 99, where = '', whereCode = '';
+  const kindOf = el => el.closest('pre, code') ? 'code'
+      : el.closest('.widget-label, .widget-html-content, .jupyter-widgets, .widget-button')
+        ? 'widget'
+      : el.closest('table, figcaption, .celltag_figure-takeaway, .celltag_still-picture')
+        ? 'table' : 'text';
+  const small = {}, where = {};
+  let other = false;  // anything shown besides headings
   const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!node.textContent.trim() || !shown(el) || el.closest('.MathJax_CHTML, .MathJax_Preview,'
-        + ' script, style, .slide-number')) continue;
-    const px = parseFloat(getComputedStyle(el).fontSize);
-    if (el.closest('pre, code')) { if (px < smallCode) { smallCode = px;
-        whereCode = node.textContent.trim().slice(0, 30); } }
-    else if (px < smallText) { smallText = px; where = node.textContent.trim().slice(0, 30); }
+    if (!node.textContent.trim() || !shown(el) || el.closest('script, style, .slide-number'))
+      continue;
+    if (!el.closest('h1, h2, h3, h4, h5, h6')) other = true;
+    if (el.closest('.MathJax_CHTML, .MathJax_Preview')) continue;
+    const px = onScreen(parseFloat(getComputedStyle(el).fontSize)), kind = kindOf(el);
+    if (!(kind in small) || px < small[kind]) {
+      small[kind] = px; where[kind] = node.textContent.trim().slice(0, 30); }
   }
+  other = other || [...slide.querySelectorAll('img, svg, canvas, video, iframe, input, button,'
+      + ' select, .MathJax_CHTML')].some(el => shown(el)
+      && !el.closest('h1, h2, h3, h4, h5, h6'));
+  const body = [...slide.querySelectorAll(
+      '.jp-MarkdownCell .jp-RenderedMarkdown > p, .jp-MarkdownCell .jp-RenderedMarkdown > ul > li,'
+      + ' .jp-MarkdownCell .jp-RenderedMarkdown > ol > li')].filter(shown)
+      .filter(el => !el.closest('.celltag_figure-takeaway, .celltag_still-picture'))
+      .filter(el => el.textContent.trim());
+  const bodyPx = body.length
+      ? onScreen(Math.min(...body.map(el => parseFloat(getComputedStyle(el).fontSize))))
+      : null;
   const code = [...slide.querySelectorAll('.jp-InputArea pre')].filter(shown)
       .reduce((n, pre) => n + pre.innerText.trim().split('\\n').length, 0);
+  const output = [...slide.querySelectorAll('.jp-OutputArea pre')].filter(shown)
+      .reduce((n, pre) => { const style = getComputedStyle(pre);
+        const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+        const inner = pre.clientHeight - parseFloat(style.paddingTop)
+            - parseFloat(style.paddingBottom);
+        return n + Math.round(inner / line); }, 0);
   const prose = [...slide.querySelectorAll(
       '.jp-MarkdownCell .jp-RenderedMarkdown > p, .jp-MarkdownCell .jp-RenderedMarkdown > ul > li,'
       + ' .jp-MarkdownCell .jp-RenderedMarkdown > ol > li,'
       + ' .jp-MarkdownCell .jp-RenderedMarkdown > blockquote')].filter(shown)
       .reduce((n, el) => n + words(el), 0);
-  const heading = [...slide.querySelectorAll('h1, h2, h3')].some(shown);
+  const headings = [...slide.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(shown)
+      .map(h => { const copy = h.cloneNode(true);
+        copy.querySelectorAll('.MathJax_Preview, .MathJax_CHTML, .MathJax, .jp-InternalAnchorLink,'
+            + ' .anchor-link').forEach(m => m.remove());
+        return [copy.textContent.replace(/\\s+/g, ' ').trim(),
+                getComputedStyle(h).textTransform]; });
+  // the deck's title slide (its first, with the notebook's h1) may be its title and subtitle
+  const top = document.querySelector('.reveal .slides > section');
+  const title = slide === (top.querySelector(':scope > section') || top)
+      && [...slide.querySelectorAll('h1')].some(shown);
   const figures = [...slide.querySelectorAll('.jp-RenderedImage img, img.widget-image')]
-      .filter(shown).map(img => [img.offsetWidth, img.naturalWidth]);
+      .filter(shown).map(img => [img.offsetWidth * scale, img.naturalWidth]);
   const notes = [...slide.querySelectorAll('aside.notes')]
       .some(a => a.textContent.trim().length > 0);
   const first = (slide.innerText || '').trim().split('\\n')[0].slice(0, 50);
   return {height: slide.scrollHeight, width: slide.scrollWidth, box: [slide.clientWidth,
-          slide.clientHeight], smallText, where, smallCode, whereCode, code, prose, heading,
+          slide.clientHeight], scale, small, where, bodyPx, code, output, prose,
+          heading: headings.length > 0, headings, headingOnly: headings.length > 0 && !other
+            && !title,
           figures, notes, first};
 }"""
 MATH_DONE = """() => { if (!window.MathJax || !MathJax.Hub) return true;
@@ -95,23 +149,68 @@ def measure_deck(page, screenshots: Path | None = None) -> dict[str, dict]:
     return slides
 
 
+def figure_text_px(shown: float, natural: int) -> float:
+    """The smallest text inside a figure, on screen: the stored figure's smallest text times the
+    figure's on-screen width over its stored width."""
+    return shown / natural * FIGURE_FONT_NATIVE_PX if natural else FIGURE_FONT_NATIVE_PX
+
+
+def overflows(m: dict) -> bool:
+    width, height = m["box"]
+    return m["height"] > height or m["width"] > width
+
+
+def long_heading(m: dict) -> int:
+    """The length of the slide's longest heading in characters (0 without one)."""
+    return max((len(text) for text, _ in m["headings"]), default=0)
+
+
 def problems(m: dict) -> list[str]:
-    """What keeps one slide from reading in a hall; [] when it does."""
+    """What keeps one slide from reading in a hall; [] when it does. (Body text and heading
+    length are held on most slides of a deck, not every one: see deck_problems.)"""
     found = []
     width, height = m["box"]
-    if m["height"] > height or m["width"] > width:
+    if overflows(m):
         found.append(f"overflows ({m['width']}×{m['height']} > {width}×{height})")
-    if m["smallText"] < TEXT_PX:
-        found.append(f"text {m['smallText']:.0f} px ({m['where']!r})")
-    if m["smallCode"] < CODE_PX:
-        found.append(f"code {m['smallCode']:.0f} px ({m['whereCode']!r})")
+    for kind, px in m["small"].items():
+        if px < TEXT_PX:
+            found.append(f"{KINDS[kind]} {px:.1f} px ({m['where'][kind]!r})")
     if m["code"] > MAX_CODE_LINES:
         found.append(f"{m['code']} lines of code")
+    if m["output"] > MAX_OUTPUT_LINES:
+        found.append(f"{m['output']} lines of printed output")
+    upper = [text for text, transform in m["headings"] if transform != "none"]
+    if upper:
+        found.append(f"heading in capitals ({upper[0][:30]!r})")
+    if m["headingOnly"]:
+        found.append("a heading and nothing else")
     for shown, natural in m["figures"]:
         if shown < MIN_FIGURE_PX:
-            found.append(f"a figure {shown} px wide")
-        elif natural and shown / natural * FIGURE_FONT_NATIVE_PX < FIGURE_TEXT_PX:
-            found.append(f"figure text {shown / natural * FIGURE_FONT_NATIVE_PX:.0f} px")
+            found.append(f"a figure {shown:.0f} px wide")
+        if figure_text_px(shown, natural) < FIGURE_TEXT_PX:
+            found.append(f"figure text {figure_text_px(shown, natural):.1f} px")
+    return found
+
+
+def deck_problems(slides: dict[str, dict]) -> list[str]:
+    """What keeps a deck from reading in a hall, over its slides; [] when it does."""
+    found, n = [], len(slides)
+    small = [s for s, m in slides.items() if m["bodyPx"] is not None and m["bodyPx"] < BODY_PX]
+    if len(small) > 0.1 * n:
+        found.append(f"{len(small)} of {n} slides have body text under {BODY_PX} px: {small}")
+    long = [s for s, m in slides.items() if long_heading(m) > MAX_HEADING_CHARS]
+    if len(long) > 0.1 * n:
+        found.append(f"{len(long)} of {n} slides have a heading over {MAX_HEADING_CHARS} "
+                     f"characters: {long}")
+    wordy = [s for s, m in slides.items() if m["prose"] > MAX_WORDS]
+    if len(wordy) > 0.1 * n:
+        found.append(f"{len(wordy)} of {n} slides have over {MAX_WORDS} words: {wordy}")
+    bare = [s for s, m in slides.items() if not m["heading"]]
+    if len(bare) > 0.2 * n:
+        found.append(f"{len(bare)} of {n} slides have no heading: {bare}")
+    noted = sum(m["notes"] for m in slides.values())
+    if noted < n / 4:
+        found.append(f"presenter notes on {noted} of {n} slides (at least a quarter)")
     return found
 
 
@@ -122,8 +221,60 @@ def report(name: str, slides: dict[str, dict]) -> str:
     for slide, m in slides.items():
         flags = problems(m) + [f"{m['prose']} words"] * (m["prose"] > MAX_WORDS)
         flags += ["no heading"] * (not m["heading"])
+        if m["bodyPx"] is not None and m["bodyPx"] < BODY_PX:
+            flags.append(f"body text {m['bodyPx']:.1f} px")
+        if long_heading(m) > MAX_HEADING_CHARS:
+            flags.append(f"heading of {long_heading(m)} characters")
         if flags:
             lines.append(f"  {slide:>5} {m['first']!r:.40}: " + "; ".join(flags))
+    lines += [f"  deck: {found}" for found in deck_problems(slides)]
+    return "\n".join(lines)
+
+
+def summary(decks: dict[str, dict[str, dict]]) -> str:
+    """The counts over all decks that the targets are about (issue 31's before and after)."""
+    every = [(f"{stem[:2]} {slide}", m) for stem, slides in decks.items()
+             for slide, m in slides.items()]
+
+    def where(test) -> list[str]:
+        return [name for name, m in every if test(m)]
+
+    def smallest(kind: str) -> str:
+        sizes = [m["small"][kind] for _, m in every if kind in m["small"]]
+        return f"{min(sizes):.1f} px" if sizes else "none"
+
+    under = {kind: where(lambda m, k=kind: m["small"].get(k, 99) < TEXT_PX) for kind in KINDS}
+    figures = [(name, shown, natural) for name, m in every for shown, natural in m["figures"]]
+    bodied = where(lambda m: m["bodyPx"] is not None)
+    tiny = where(lambda m: min(m["small"].values(), default=99) < TEXT_PX)
+    lines = [
+        f"{len(decks)} decks, {len(every)} slides (sizes on screen, reveal.js scale "
+        f"{min(m['scale'] for _, m in every):.3f})",
+        f"slides with text under {TEXT_PX} px: {len(tiny)}"
+        + "".join(f"; {KINDS[k]} {len(v)} (smallest {smallest(k)})" for k, v in under.items()),
+        f"slides with body text at {BODY_PX} px or more: "
+        f"{len(where(lambda m: m['bodyPx'] is not None and m['bodyPx'] >= BODY_PX))} of "
+        f"{len(bodied)} with body text (smallest "
+        f"{min((m['bodyPx'] for _, m in every if m['bodyPx'] is not None), default=0):.1f} px)",
+        f"headings over {MAX_HEADING_CHARS} characters: "
+        f"{len(where(lambda m: long_heading(m) > MAX_HEADING_CHARS))}; headings in capitals: "
+        f"{len(where(lambda m: any(t != 'none' for _, t in m['headings'])))}",
+        f"slides with printed output: {len(where(lambda m: m['output'] > 0))}; 5 lines or "
+        f"more: {len(where(lambda m: m['output'] >= 5))}; over {MAX_OUTPUT_LINES}: "
+        f"{where(lambda m: m['output'] > MAX_OUTPUT_LINES)}",
+        f"slides with over {MAX_CODE_LINES} lines of code: "
+        f"{where(lambda m: m['code'] > MAX_CODE_LINES)}",
+        f"slides that are a heading and nothing else: {where(lambda m: m['headingOnly'])}",
+        f"slides that overflow: {where(overflows)}",
+        f"figures: {len(figures)} on {len(where(lambda m: m['figures']))} slides; narrowest "
+        f"{min((s for _, s, _ in figures), default=0):.0f} px; smallest text inside "
+        f"{min((figure_text_px(s, n) for _, s, n in figures), default=0):.1f} px",
+    ]
+    narrow = [f"{name} ({s:.0f} px)" for name, s, _ in figures if s < MIN_FIGURE_PX]
+    faint = [f"{name} ({figure_text_px(s, n):.1f} px)" for name, s, n in figures
+             if figure_text_px(s, n) < FIGURE_TEXT_PX]
+    lines += [f"  figures under {MIN_FIGURE_PX} px wide: {narrow}",
+              f"  figures with text under {FIGURE_TEXT_PX} px: {faint}"]
     return "\n".join(lines)
 
 
@@ -134,8 +285,11 @@ def main(argv: list[str]) -> None:
 
     from .conftest import CHROMIUM_ARGS, chromium_path
 
-    notebooks = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    counts = "--summary" in argv
+    notebooks = [Path(a) for a in argv if a != "--summary"] or sorted(
+        (ROOT / "notebooks").glob("*.ipynb"))
     decks = build(notebooks, ROOT / "build" / "slides")
+    measured = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium_path()),
                                              args=CHROMIUM_ARGS)
@@ -144,9 +298,12 @@ def main(argv: list[str]) -> None:
             page.goto(deck.as_uri())
             page.wait_for_selector(".reveal.ready", timeout=30_000)
             stem = deck.name.removesuffix(".slides.html")
-            print(report(stem, measure_deck(page, ROOT / "artifacts" / "screenshots" / "slides"
-                                            / stem)), flush=True)
+            measured[stem] = measure_deck(page, ROOT / "artifacts" / "screenshots" / "slides"
+                                          / stem)
+            print(report(stem, measured[stem]), flush=True)
         browser.close()
+    if counts:
+        print(summary(measured))
 
 
 if __name__ == "__main__":
