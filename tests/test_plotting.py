@@ -104,7 +104,7 @@ def test_the_series_style_ships_with_the_package_and_sets_the_series_rc():
     with matplotlib.rc_context():
         matplotlib.rcParams["font.size"] = 7.0
         plt.style.use(plotting.STYLE)
-        assert matplotlib.rcParams["font.size"] == 16
+        assert matplotlib.rcParams["font.size"] == 18
         assert matplotlib.rcParams["figure.constrained_layout.use"] is True
 
 
