@@ -2,15 +2,19 @@
 
 The server is started as `make present` starts it (tools.servers.present), with private Jupyter
 folders, and stopped whatever happens. In headless Chromium the deck must be ready, have one
-top-level slide per "slide" cell, show the explorer on its slide, answer a click on Shuffle with a
+top-level slide per "slide" cell, show the slide number ("1/16": this one of all, as the static
+decks do) legibly (axe-core: no serious or critical WCAG 2.1 AA violation outside the slides, the
+number's contrast among them), show the explorer on its slide, answer a click on Shuffle with a
 new status line (the kernel is live), and load nothing from a network: no failed request, no
 request to another address.
 """
 
 import importlib.util
+import re
 
 import pytest
 
+from tests.test_deck_notes import slides as slides_of_deck
 from tools import servers
 from tools.build_slides import AssetsUnavailable
 from tools.deck import deck_of
@@ -25,6 +29,7 @@ from .jlab import (
     private_jupyter_env,
     screenshot_path,
 )
+from .test_accessibility import severe
 
 pytestmark = pytest.mark.browser
 PRESENT = "section.present:not(.stack)"  # the slide on screen, not the column of sub-slides
@@ -80,7 +85,14 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(deck, timeout=120_000)
     page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
-    assert page.locator(".reveal .slides > section").count() == expected_slides(deck_of(EXPLORER))
+    slides = expected_slides(deck_of(EXPLORER))
+    assert page.locator(".reveal .slides > section").count() == slides
+    number = page.locator(".reveal .slide-number")
+    number.wait_for(state="visible", timeout=10_000)
+    shown, total = "".join(number.inner_text().split()), len(slides_of_deck(deck_of(EXPLORER)))
+    assert re.fullmatch(rf"1/{total}", shown), f"slide number {shown!r}, not 1/{total}"
+    around_the_slides = severe(page, {"exclude": [[".reveal .slides"]]})
+    assert around_the_slides == [], f"outside the slides: {around_the_slides}"
     page.locator(".pp-shuffle").first.wait_for(
         state="attached", timeout=60_000
     )  # the widgets are drawn
