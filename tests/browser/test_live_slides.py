@@ -6,7 +6,7 @@ top-level slide per "slide" cell, show the slide number ("1/16": this one of all
 decks do) legibly (axe-core: no serious or critical WCAG 2.1 AA violation outside the slides, the
 number's contrast among them), show the explorer on its slide, answer a click on Shuffle with a
 new status line (the kernel is live), and load nothing from a network: no failed request, no
-request to another address.
+request to another address. In its speaker view (S), each formula of the notes shows once.
 """
 
 import importlib.util
@@ -32,6 +32,7 @@ from .jlab import (
 from .test_accessibility import severe
 
 pytestmark = pytest.mark.browser
+FORMULA = re.compile(r"\$\$.+?\$\$|(?<!\\)\$[^$\n]+?(?<!\\)\$", re.S)  # as the notes write them
 PRESENT = "section.present:not(.stack)"  # the slide on screen, not the column of sub-slides
 # How far the slide on screen passes its box, and which explorer parts (controls, both heatmaps,
 # the status line) lie outside the 1280×720 window.
@@ -47,9 +48,10 @@ STATUS_CHANGED = (
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def deck(browser, tmp_path_factory):
-    """Voilà serving the explorer notebook as slides (servers.present): yields the deck's URL."""
+    """Voilà serving the explorer notebook as slides (servers.present), for this module's tests:
+    yields the deck's URL."""
     if importlib.util.find_spec("voila") is None:
         (pytest.fail if browser_required() else pytest.skip)("Voilà is not installed (make setup)")
     if not EXPLORER.exists():
@@ -118,3 +120,41 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], (
         "the deck must load nothing from a network"
     )
+
+
+# Per formula in the speaker view's notes: whether MathJax 3's drawing shows (its glyphs are CSS
+# content, which needs MathJax's styles) and whether its MathML copy shows (a box over 2 px: with
+# the styles it is clipped away). One of the two, never both, never neither.
+FORMULAS_SHOWN = """() => {
+  const notes = document.querySelector('.speaker-controls-notes .value');
+  const boxed = el => { const r = el.getBoundingClientRect(); return r.width > 2 && r.height > 2; };
+  const drawn = math => [...math.querySelectorAll('*')].some(el => boxed(el) && (
+      !['none', 'normal', ''].includes(getComputedStyle(el, '::before').content)
+      || [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())));
+  return {text: notes.innerText, formulas: [...notes.querySelectorAll('mjx-container')].map(c => {
+    const math = c.querySelector('mjx-math'), mml = c.querySelector('mjx-assistive-mml');
+    return {tex: c.getAttribute('aria-label') || c.textContent, drawn: !!math && drawn(math),
+            mathml: !!mml && boxed(mml)}; })}; }"""
+
+
+def test_math_in_the_live_decks_notes_shows_once_in_the_speaker_view(page, deck):
+    found = {s["slide"]: len(FORMULA.findall("\n\n".join(source for source, _ in s["notes"])))
+             for s in slides_of_deck(deck_of(EXPLORER))}
+    slide = max(found, key=found.get)
+    assert found[slide] > 0, "no presenter notes of the explorer's deck hold math"
+    h, v = (int(n) - 1 for n in slide.split("/"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{deck}#/{h}/{v}", timeout=120_000)
+    page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
+    page.locator("aside.notes mjx-container").first.wait_for(state="attached", timeout=60_000)
+    with page.context.expect_page(timeout=30_000) as opened:
+        page.keyboard.press("s")
+    speaker = opened.value
+    speaker.wait_for_selector(".speaker-controls-notes:not(.hidden) .value mjx-container",
+                              state="attached", timeout=30_000)
+    shown = speaker.evaluate(FORMULAS_SHOWN)
+    speaker.screenshot(path=screenshot_path("06_live_speaker_view.png"))
+    assert len(shown["formulas"]) == found[slide], shown
+    twice_or_never = [f for f in shown["formulas"] if f["drawn"] == f["mathml"]]
+    assert twice_or_never == [], f"formulas shown twice or not at all: {twice_or_never}"
+    assert "$" not in shown["text"], f"TeX left raw: {shown['text'][:300]}"
