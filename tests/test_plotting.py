@@ -167,3 +167,20 @@ def test_cell_values_follow_the_series_style_and_read_at_18_px_or_more_on_screen
     with matplotlib.rc_context({"font.size": 10.0}):
         assert plotting.heatmap(np.eye(2)).axes.texts[0].get_fontsize() == 10.0  # no fixed size
     plt.close("all")
+
+
+def test_accuracy_bands_label_at_most_eight_lengths_so_the_labels_stay_apart():
+    lengths = list(range(16))
+    ax = plotting.accuracy_bands({"causal": [[0.5] * 16]}, lengths, reference=(0.1, "guessing"))
+    assert list(ax.get_xticks()) == list(range(0, 16, 2))  # every 2nd length labelled
+    assert set(ax.get_xticks()) | set(ax.get_xticks(minor=True)) == set(lengths)  # a tick on each
+    plt.close("all")
+
+
+def test_accuracy_bars_turn_the_scheme_names_45_degrees_from_their_ends():
+    results = {name: {"test": 0.5} for name in ("none", "sinusoidal", "alibi_symmetric")}
+    ax = plotting.accuracy_bars(results, {"test": "test"}, reference=(0.5, "bound"))
+    labels = ax.get_xticklabels()
+    assert {(t.get_rotation(), t.get_rotation_mode(), t.get_ha()) for t in labels} == {
+        (45.0, "anchor", "right")}
+    plt.close("all")
