@@ -1,8 +1,11 @@
 """The static book (tools/build_book.py) without a browser: built into a temporary folder from the
 committed notebooks, then read as files. Its pages, their order and links, the downloads, the
-presenter notes, figures' alt text, the explorer's line, and the build's time and size.
+presenter notes, figures' alt text, captions, numbers and links to their files, section numbers,
+the exercises' line, the explorer's line, the search's page texts, the scripts left out, and the
+build's time and size.
 tests/browser/test_book.py opens the same pages in Chromium."""
 
+import json
 import os
 import re
 from html.parser import HTMLParser
@@ -13,6 +16,7 @@ import nbformat
 import pytest
 
 from tools import build_book, build_slides, sanitize
+from tools.book import extension
 from tools.build_slides import AssetsUnavailable
 
 NOTEBOOKS = build_book.NOTEBOOKS
@@ -166,18 +170,128 @@ def test_every_figure_has_its_description_as_alt_text(book):
         assert all(wanted), f"{name}: an empty description"
 
 
-def test_exercises_show_with_the_answer_their_checker_gave(book):
+def exercise_cells(book, name: str) -> list[str]:
+    text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
+    return re.findall(r'<div class="cell tag_exercise[^"]*"(.*?)(?=<div class="cell |</section>)',
+                      text, re.DOTALL)
+
+
+def test_exercises_say_what_their_checker_will_say_not_its_verdict_on_the_template(book):
+    """The notebooks keep the checker's verdict on the empty template ("Not yet: replace the
+    ..."); the book says what happens when the student runs the cell."""
+    said = " ".join(re.sub(r"[*`]", "", build_book.EXERCISE_OUTPUT).split())
     for name in SERIES:
         exercises = [c for c in notebook(name).cells
                      if "exercise" in c.metadata.get("tags", [])]
-        text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
-        cells = re.findall(r'<div class="cell tag_exercise[^"]*"(.*?)(?=<div class="cell |'
-                           r"</section>)", text, re.DOTALL)
+        cells = exercise_cells(book, name)
         assert len(cells) == len(exercises), name
-        shown = [bool(re.search("Not yet|Right", cell)) for cell in cells]
-        stored = [any("Not yet" in str(o) or "Right" in str(o) for o in c.outputs)
-                  for c in exercises]
-        assert shown == stored, f"{name}: an exercise lost its checker's answer"
+        for cell in cells:
+            output = cell[cell.index("cell_output"):]
+            assert said in " ".join(re.sub(r"<[^>]+>", "", output).split()), name
+            assert "❌" not in output and "Not yet:" not in output, f"{name}: a verdict shows"
+        verdicts = [c for c in exercises if any("❌ Not yet" in str(o) for o in c.outputs)]
+        assert not verdicts or cells, f"{name}: the test reads no exercise"
+
+
+def test_sections_and_figures_are_numbered_under_their_notebook(book):
+    """Page 09: its sections "9.N · …" (the notebook's own "N · …"), its figures "Figure 9.N"
+    in order, each with the id a link can point at (#figure-9-N)."""
+    for name in SERIES:
+        chapter = int(name[:2])
+        text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
+        sections = re.findall(r"<h2>([^<]*)", text)
+        numbered = [h for h in sections if re.match(r"\d+\.\d+ · ", h)]
+        assert numbered, f"{name}: no numbered section"
+        assert all(h.startswith(f"{chapter}.") for h in numbered), (name, numbered)
+        own = [m[1] for c in notebook(name).cells if c.cell_type == "markdown"
+               for m in re.finditer(r"^## (\d+) · ", c.source, re.MULTILINE)]
+        if own:  # the notebook numbers its sections; its text cites them by those numbers
+            assert [h.split(" · ")[0] for h in numbered] == [f"{chapter}.{n}" for n in own]
+        captions = re.findall(r'<figure[^>]*id="([^"]+)".*?<figcaption>\s*<p><span '
+                              r'class="caption-text"><em>(Figure [^<:]*):', text, re.DOTALL)
+        images = sum(build_book.has_output(c, "image/png") for c in notebook(name).cells)
+        assert [label for _, label in captions] == [
+            f"Figure {chapter}.{n}" + (" (live)" if label.endswith("(live)") else "")
+            for n, (_, label) in enumerate(captions, 1)], name
+        assert len(captions) == images, f"{name}: {images} figures, {len(captions)} captions"
+        assert [ident for ident, _ in captions] == [
+            f"figure-{chapter}-{n}" for n in range(1, len(captions) + 1)], name
+    nine = next(name for name in SERIES if name.startswith("09_"))
+    assert "Figure 9.3:" in words(book, f"{nine}.html")
+
+
+def test_every_output_figure_opens_full_size_from_its_own_link(book):
+    for name in SERIES:
+        text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
+        figures = re.findall(r'<img alt="[^"]*" src="(_images/[^"]+)"', text)
+        linked = re.findall(r'<a class="book-figure-link[^"]*" href="(_images/[^"]+)"[^>]*>'
+                            r'<img alt="[^"]+" src="(_images/[^"]+)"', text)
+        images = sum(build_book.has_output(c, "image/png") for c in notebook(name).cells)
+        assert len(figures) == images, f"{name}: {images} figures, {len(figures)} on the page"
+        assert len(linked) == len(figures), f"{name}: {len(linked)} of {len(figures)} linked"
+        assert all(href == src and (book.index.parent / href).is_file() for href, src in linked)
+
+
+def test_no_page_carries_scripts_it_does_not_run(book):
+    """No widget renderer, require.js or the theme's icon-font script: no page loads them."""
+    out = book.index.parent
+    assert not list(out.rglob("embed-amd.js")) and not list(out.rglob("require.js"))
+    assert not list(out.rglob("fontawesome.js")) and not (out / "@jupyter-widgets").exists()
+    for name in PAGES:
+        text = (out / f"{name}.html").read_text(encoding="utf-8")
+        assert "fontawesome.js" not in text and "require.js" not in text, name
+
+
+def test_the_search_page_has_every_pages_text_for_its_snippets(book):
+    out = book.index.parent
+    pages = (out / "_static" / "book-pages.js").read_text(encoding="utf-8")
+    assert pages.startswith("window.BOOK_PAGES = {")
+    found = json.loads(pages.removeprefix("window.BOOK_PAGES = ").rstrip().removesuffix(";"))
+    assert sorted(found) == sorted(set(PAGES) - {"search", "genindex"})
+    first = next(name for name in SERIES if name.startswith("01_"))
+    assert "equivariant" in found[first] and "<script" not in found[first]
+    search = (out / "search.html").read_text(encoding="utf-8")
+    assert "book-pages.js" in search and "book-search.js" in search
+    assert "book-pages.js" not in (out / f"{first}.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("source, text", [
+    ("<p>Hi <script>x()</script><a class=\"headerlink\" href=\"#a\">#</a></p>", "Hi"),
+    ("<section id=\"a\"><h2>A &amp; B</h2><br><img src=x><p>one\n two</p></section>",
+     '<section id="a">A &amp; B one two</section>'),
+])
+def test_a_pages_text_for_the_search_keeps_its_sections_and_words(source, text):
+    html = f'<body><nav>menu</nav><main role="main">{source}</main><footer>f</footer></body>'
+    assert extension.PageText(html).html() == f'<div role="main">{text}</div>'
+
+
+@pytest.mark.parametrize("printout, table", [
+    ("scheme     train    test\nnone       52%      35%\n", True),
+    ("the ↔ the′  P X equals X: True\ndog ↔ man   P X equals X: False\n", True),
+    ("π = (3, 1, 2, 0, 4) only swaps copies of the same word, so X' = X.\n", False),
+    ("one line  with  gaps\n", False),
+])
+def test_a_printout_whose_columns_line_up_is_a_printed_table(printout, table):
+    assert extension.printed_table(printout) is table
+
+
+def test_sections_are_numbered_in_order_where_the_notebook_numbers_none():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(source) for source in [
+        "# 01 · Title\n\n## One\n\ntext", "```\n## not a heading\n```\n\n## Two",
+        "## Summary: done", "## Exercises"]])
+    build_book.numbered_sections(nb, 1)
+    assert [c.source for c in nb.cells] == [
+        "# 01 · Title\n\n## 1.1 · One\n\ntext", "```\n## not a heading\n```\n\n## 1.2 · Two",
+        "## Summary: done", "## Exercises"]
+
+
+@pytest.mark.parametrize("description, caption", [
+    ("*Figure:* left, $X$.", "*Figure 9.3:* left, $X$."),
+    ("*Figure (live):* the explorer.", "*Figure 9.3 (live):* the explorer."),
+    ("*Figure: training loss.*", "*Figure 9.3: training loss.*"),
+])
+def test_a_figure_description_becomes_its_numbered_caption(description, caption):
+    assert build_book.caption(description, "9.3") == caption
 
 
 def test_the_explorer_page_shows_a_still_picture_and_how_to_make_it_live(book):

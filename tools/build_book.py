@@ -2,19 +2,23 @@
 
 The pages are the committed notebooks with their stored outputs (nothing is executed), made into
 HTML by Sphinx with myst-nb and sphinx-book-theme (tools/book/ holds the configuration, CSS and
-JS). The landing page is made from the README's table of notebooks; notebooks/glossary.md, when
-present, is the glossary page. The scripts a page loads (MathJax 2, require.js and the widget
-renderer) are the decks' npm packages (tools/slide_assets/package-lock.json): the first build
-installs them with `npm ci` like `make slides` does, later builds need no network. Every link is
-relative, so the folder works from file://, from `python -m http.server` and from any sub-path.
+JS; tools/book/extension.py the Sphinx extension). The landing page is made from the README's
+table of notebooks; notebooks/glossary.md, when present, is the glossary page. The one script
+package a page loads, MathJax 2, is from the decks' npm packages (tools/slide_assets/): the first
+build installs them with `npm ci` like `make slides` does, later builds need no network.
+Every link is relative, so the folder works from file://, from `python -m http.server` and from
+any sub-path.
 
 What the book's copy of a notebook adds to the committed one (the committed files are not
-touched): presenter notes folded into a "Presenter notes" box, each figure's "*Figure:*"
-description as its image's alt text, a line that offers the .ipynb and says how to run it, and
-the explorer as a still picture of its saved shuffle with a line on how to make it live (as in
-the decks: build_slides.still_pictures; no dead controls, no widget renderer). What it leaves
-out: anything that would run (tools/sanitize.py, which also cleans every page's HTML as Sphinx
-reads it) and the myst-nb settings a notebook's metadata can carry (one is "execute me").
+touched): presenter notes folded into a "Presenter notes" box; sections numbered under their
+notebook ("9.4 · …", keeping a notebook's own "4 · …"); each figure numbered ("Figure 9.3") with
+its "*Figure:*" description as its caption and its image's alt text; a line that offers the .ipynb
+and says how to run it; the explorer as a still picture of its saved shuffle with a line on how to
+make it live (as in the decks: build_slides.still_pictures; no dead controls, no widget renderer);
+under each exercise, what its checker will say when the student runs it, instead of its verdict on
+the empty template. What it leaves out: anything that would run (tools/sanitize.py, which also
+cleans every page's HTML as Sphinx reads it), the myst-nb settings a notebook's metadata can carry
+(one is "execute me") and the theme's 1.5 MB icon script (its stylesheet draws the icons).
 
     python -m tools.build_book [OUT]     # default: build/book
 """
@@ -31,17 +35,24 @@ import nbformat
 from nbformat import NotebookNode
 
 from tools import build_slides, sanitize
-from tools.deck import alt_text  # the same alt text as the decks'
+from tools.deck import FIGURE, alt_text, plain  # the same alt text as the decks'
 from tools.deck import kind as slide_type
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = Path(__file__).resolve().parent / "book"
 NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build" / "book"
 GLOSSARY = "glossary.md"
-ASSETS = ("requirejs", "mathjax", "@jupyter-widgets/html-manager")  # of build_slides.KEEP
+ASSETS = ("mathjax",)  # of build_slides.KEEP: no page runs a widget, so no widget renderer
 # the notebook metadata the book reads; myst-nb takes its settings from the rest (even "execute")
 METADATA = ("kernelspec", "language_info", "widgets")
 NOTE_LABEL = re.compile(r"^(\*\*)?Presenter notes\.?(\*\*)?\s*", re.IGNORECASE)
+# what an exercise's saved output says in the book (the notebook keeps the checker's verdict on the
+# empty template, which would tell every reader "Not yet")
+EXERCISE_OUTPUT = ("Run this cell in JupyterLab (`make lab`) once you have written your answer: "
+                   "the checker then says **Right**, or **Not yet** with a hint.")
+HEADING = re.compile(r"^## (?:(\d+) · )?(.*)$")  # a section; the notebook may number it
+UNNUMBERED = re.compile(r"(Summary|Exercises)\b", re.IGNORECASE)  # the closing sections
+FENCE = re.compile(r"^\s*(```|~~~)")
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
 
@@ -73,25 +84,74 @@ def has_output(cell: NotebookNode, mime: str) -> bool:
     return any(mime in out.get("data", {}) for out in cell.get("outputs", []))
 
 
+def numbered_sections(nb: NotebookNode, chapter: int) -> None:
+    """Section headings (##) numbered "9.4 · …" within notebook 09: a notebook that numbers its
+    sections ("## 4 · …", which its text cites as "section 4") keeps its numbers, under the
+    notebook's; one that does not is numbered in order. Summary and Exercises stay unnumbered."""
+    cells = [cell for cell in nb.cells
+             if cell.cell_type == "markdown" and slide_type(cell) != "notes"]
+    headings = [match for cell in cells for match in map(HEADING.match, cell.source.splitlines())
+                if match]
+    own = any(match[1] for match in headings)
+    count = 0
+    for cell in cells:
+        lines, fenced = cell.source.splitlines(), False
+        for i, line in enumerate(lines):
+            fenced ^= bool(FENCE.match(line))
+            match = None if fenced else HEADING.match(line)
+            if not match or (own and not match[1]) or UNNUMBERED.match(match[2]):
+                continue
+            count += 1
+            lines[i] = f"## {chapter}.{match[1] if own else count} · {match[2]}"
+        cell.source = "\n".join(lines)
+
+
+def caption(description: str, number: str) -> str:
+    """A "*Figure:* …" cell as the caption of figure `number`: "*Figure 9.3:* …"."""
+    label = re.match(r"\A\s*\*Figure([^:]*):(\*?)\s*", description)
+    rest = description[label.end():].strip()
+    name = f"Figure {number}{label[1]}"
+    return f"*{name}:* {rest}" if label[2] else f"*{name}: {rest}"  # the italics as they were
+
+
 def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
     """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
-    for those that would run script (tools/sanitize.py; the pages' HTML is cleaned as read)."""
-    nb, _ = build_slides.drop_image_tooltips(nb, {})  # html-manager 1.0.15 cannot draw them
+    for those that would run script (tools/sanitize.py; the pages' HTML is cleaned as read), the
+    exercises' verdicts on their empty templates and widget views (no page runs a widget)."""
     nb, _ = sanitize.safe_notebook(nb)
     nb.metadata = NotebookNode({key: nb.metadata[key] for key in METADATA if key in nb.metadata})
-    cells = nb.cells
+    chapter = int(name[:2]) if name[:2].isdigit() else None
+    if chapter is not None:
+        numbered_sections(nb, chapter)
+    cells, dropped, figures = nb.cells, set(), 0
     for i, cell in enumerate(cells):
         cell.metadata.pop("mystnb", None)  # myst-nb's settings, from the builder only
         following = next((c for c in cells[i + 1:] if c.cell_type == "markdown"), None)
+        described = following is not None and FIGURE.match(following.source)
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
-        elif has_output(cell, "image/png") and following is not None \
-                and following.source.lstrip().startswith("*Figure"):
-            cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt_text(following.source)}
+        elif "exercise" in cell.metadata.get("tags", []) and cell.get("outputs"):
+            cell.outputs = [nbformat.v4.new_output("display_data", {
+                "text/markdown": EXERCISE_OUTPUT, "text/plain": plain(EXERCISE_OUTPUT)})]
+        elif has_output(cell, "image/png") and described:
+            settings = cell.metadata.setdefault("mystnb", {})
+            settings["image"] = {"alt": alt_text(following.source)}
+            if chapter is not None and cells[i + 1] is following:  # its caption, numbered
+                figures += 1
+                number = f"{chapter}.{figures}"
+                settings["figure"] = {"caption": caption(following.source, number),
+                                      "name": f"figure-{number.replace('.', '-')}"}
+                dropped.add(id(following))
+    cells = [cell for cell in cells if id(cell) not in dropped]
     download = (f"{{download}}`Download this notebook <_notebooks/{name}.ipynb>` "
                 f"({name}.ipynb, with its outputs). {RUN_IT}")
     nb.cells = [cells[0], markdown(f"```{{container}} book-run-it\n{download}\n```"), *cells[1:]]
-    return build_slides.still_pictures(nb, {})[0]  # after the alt texts: the line is no figure's
+    nb = build_slides.still_pictures(nb, {})[0]  # after the alt texts: the line is no figure's
+    for cell in nb.cells:  # a widget nothing draws: its text, as JupyterLab shows it untrusted
+        for out in cell.get("outputs", []):
+            out.get("data", {}).pop(sanitize.WIDGET_VIEW, None)
+    nb.metadata.pop("widgets", None)
+    return nb
 
 
 def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
@@ -118,28 +178,40 @@ def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
             f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n")
 
 
-def copy_assets(static: Path, extra: Path) -> None:
-    """The scripts the pages load, from the decks' npm folder, into static/vendor/; the widget
-    renderer's icon fonts into extra/@jupyter-widgets/ (it asks for them beside the page)."""
+def copy_assets(static: Path) -> None:
+    """The scripts the pages load (MathJax), from the decks' npm folder, into static/vendor/."""
     with build_slides.one_builder_at_a_time():  # no install replaces the folder mid-copy
         modules = build_slides.install()
         for package in ASSETS:
             for pattern in build_slides.KEEP[package]:
                 for source in (modules / package).glob(pattern):
-                    font = package.startswith("@jupyter-widgets") and source.suffix != ".js"
-                    if font and source.suffix == ".woff2":  # every browser reads woff2
-                        (extra / "@jupyter-widgets").mkdir(parents=True, exist_ok=True)
-                        shutil.copy(source, extra / "@jupyter-widgets")
-                    elif source.is_file() and not font:
+                    if source.is_file():
                         target = static / "vendor" / package / source.relative_to(modules / package)
                         target.parent.mkdir(parents=True, exist_ok=True)
                         shutil.copy(source, target)
 
 
+def theme_macros(templates: Path) -> None:
+    """The theme's asset macros without its icon-font script (1.5 MB on every page, to draw the
+    dozen icons its stylesheet already draws from the icon font)."""
+    import pydata_sphinx_theme
+
+    name = Path("static") / "webpack-macros.html"
+    source = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / name
+    text = source.read_text(encoding="utf-8")
+    kept = re.sub(r"[ \t]*<script[^>]*scripts/fontawesome\.js[^>]*></script>\n", "", text)
+    if kept == text:
+        raise SystemExit(f"{source} no longer loads fontawesome.js as the book expects: look "
+                         "again at what tools/build_book.py theme_macros() leaves out.")
+    (templates / name).parent.mkdir(parents=True, exist_ok=True)
+    (templates / name).write_text(kept, encoding="utf-8")
+
+
 def stage(src: Path, notebooks: Path) -> None:
     """Sphinx's source folder: the configuration, the book's notebooks, the landing page."""
     shutil.copytree(CONF, src, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
-    copy_assets(src / "_static", src / "_extra")
+    copy_assets(src / "_static")
+    theme_macros(src / "_templates")
     names = sorted(path.stem for path in notebooks.glob("[0-9][0-9]_*.ipynb"))
     (src / "_notebooks").mkdir()
     for name in names:
@@ -174,6 +246,8 @@ def build(out: Path = BOOK, notebooks: Path = NOTEBOOKS) -> Book:
         if build_main([*argv, str(src), str(out)]):
             raise SystemExit(f"Sphinx failed: {log.read_text(encoding='utf-8').strip()}")
         warnings = log.read_text(encoding="utf-8").replace(str(src) + "/", "").splitlines()
+    for unused in (out / "_static" / "scripts").glob("fontawesome.js*"):  # no page loads it
+        unused.unlink()
     size = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
     return Book(out / "index.html", len(list(out.glob("*.html"))), size / 1e6,
                 time.perf_counter() - start, warnings)

@@ -1,33 +1,65 @@
-// Two finishing touches, each done once the page (and its widgets or formulas) is drawn.
+// Two finishing touches, done once the page (and its formulas) is drawn, and again when the
+// window changes size.
 (function () {
-  // The stored explorer's heatmap is an <img> drawn by the widget renderer, without alt text: it
-  // takes the "Figure (live):" description printed right under its cell, as every figure does.
-  function describe(img) {
-    const cell = img.closest("div.cell");
-    const next = cell && cell.nextElementSibling;
-    const text = next ? next.textContent.trim() : "";
-    if (/^Figure/.test(text)) img.alt = text.replace(/^Figure[^:]*:\s*/, "");
-  }
-  function describeAll() {
-    document.querySelectorAll("div.cell_output img:not([alt])").forEach(describe);
-  }
+  const SMALLEST = 10.5; // px: a printed table's font is never made smaller than this
+  const LABEL = "Printed table, wider than the page: it scrolls sideways";
 
-  // MathJax 2 breaks no formula inside a line of text: one wider than its line (on a phone)
-  // scrolls sideways in its own box instead of running off the screen.
-  function fitFormulas() {
-    document.querySelectorAll("span.math > .MathJax_CHTML").forEach(function (math) {
-      const line = math.closest("p, li, td, dd") || math.parentElement;
-      math.classList.toggle("book-wide-math", math.scrollWidth > line.clientWidth);
+  // A printed table (its lines kept whole, tools/book/extension.py) wider than its column gets a
+  // smaller font, down to SMALLEST; one still too wide scrolls in its own box, which is then a
+  // labelled region the keyboard can reach.
+  function fitTables() {
+    document.querySelectorAll("div.book-printed-table pre").forEach(function (pre) {
+      pre.style.fontSize = "";
+      let size = parseFloat(getComputedStyle(pre).fontSize);
+      while (pre.scrollWidth > pre.clientWidth + 1 && size > SMALLEST) {
+        size = Math.max(SMALLEST, size - 0.5);
+        pre.style.fontSize = size + "px";
+      }
+      const scrolls = pre.scrollWidth > pre.clientWidth + 1;
+      pre.classList.toggle("book-scrolls", scrolls);
+      if (scrolls) {
+        pre.setAttribute("role", "region");
+        pre.setAttribute("aria-label", LABEL);
+        pre.tabIndex = 0;
+      } else if (pre.getAttribute("aria-label") === LABEL) {
+        pre.removeAttribute("role");
+        pre.removeAttribute("aria-label");
+      }
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    describeAll();
-    new MutationObserver(describeAll).observe(document.body, { childList: true, subtree: true });
-  });
+  // MathJax 2 breaks no formula inside a line of text, nor an aligned derivation: a displayed
+  // formula wider than its column is drawn smaller, down to 70 %; one still too wide, or an
+  // inline one wider than its line (on a phone), scrolls sideways in its own box (MathJax makes
+  // each formula reachable by the keyboard) instead of being cut off.
+  function fitFormulas() {
+    document.querySelectorAll("div.math .MJXc-display").forEach(function (display) {
+      display.style.fontSize = "";
+      for (let scale = 95; display.scrollWidth > display.clientWidth + 2 && scale >= 70;
+           scale -= 5) {
+        display.style.fontSize = scale + "%";
+      }
+    });
+    document.querySelectorAll("span.math > .MathJax_CHTML").forEach(function (math) {
+      math.classList.remove("book-wide-math");
+      math.classList.toggle("book-wide-math", math.scrollWidth > math.parentElement.clientWidth + 1);
+    });
+  }
+
+  let pending = null;
+  function refit() {
+    clearTimeout(pending);
+    pending = setTimeout(function () {
+      fitTables();
+      if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(fitFormulas);
+    }, 100);
+  }
+
+  document.addEventListener("DOMContentLoaded", fitTables);
   window.addEventListener("load", function () {
+    fitTables();
+    window.addEventListener("resize", refit);
     if (!window.MathJax || !MathJax.Hub) return;
     MathJax.Hub.Register.StartupHook("End", function () { MathJax.Hub.Queue(fitFormulas); });
-    window.addEventListener("resize", fitFormulas);
   });
 })();
