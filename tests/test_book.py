@@ -261,7 +261,8 @@ def test_the_search_page_has_every_pages_text_for_its_snippets(book):
      '<section id="a">A &amp; B one two</section>'),
 ])
 def test_a_pages_text_for_the_search_keeps_its_sections_and_words(source, text):
-    html = f'<body><nav>menu</nav><main role="main">{source}</main><footer>f</footer></body>'
+    html = (f'<body><main role="main"><nav>Light Dark</nav><article class="bd-article">{source}'
+            "</article><nav>Contents</nav></main><footer>f</footer></body>")
     assert extension.PageText(html).html() == f'<div role="main">{text}</div>'
 
 

@@ -7,7 +7,16 @@ formula is typeset by the local MathJax and no raw TeX is left in the prose. At 
 runs off the screen; at 1280 px the theme's three columns show. The same pages then come from
 `python -m http.server` on 127.0.0.1 with every request inside the sub-path and answered. The
 explorer page shows a still picture of a shuffle, no dead controls and how to make it live; the
-search field finds "equivariant" and lists notebook 01. Screenshots: artifacts/screenshots/book/.
+search field finds "equivariant", lists notebook 01 and shows a snippet with the word, from disk
+and from a server.
+
+The book on a desk (1280 px) and on a phone (390 × 844): no block of a page scrolls sideways on
+a desk, and on a phone only printed tables and formulas that cannot fit, at most three a page,
+each reachable by the keyboard; tables an output prints keep their numbers apart; a figure opens
+full size with a tap; exercises say what their checker will say; page 09's sections and figures
+read "9.N" and "Figure 9.N". Page weight: at most 1 MB of scripts and styles on a page beyond the
+ones every page shares (and those under 1 MB), measured from what the browser loads.
+Screenshots: artifacts/screenshots/book/.
 """
 
 import functools
@@ -15,6 +24,7 @@ import http.server
 import threading
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tools import build_book
@@ -32,6 +42,9 @@ PAGES = ["index", *SERIES, *(["glossary"] if (NOTEBOOKS / "glossary.md").is_file
          "search", "genindex"]
 EXPLORER = next((name for name in SERIES if "explorer" in name), None)
 PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 900}
+PHONE_390 = {"width": 390, "height": 844}
+BUDGET, SHARED_BUDGET = 1_000_000, 1_000_000  # bytes of scripts and styles: a page's own, shared
+MOST_SCROLLING_ON_A_PHONE = 3  # blocks a page, each a printed table or a formula too wide to fit
 MATH_DONE = ("() => window.MathJax && MathJax.isReady && MathJax.Hub.queue.pending === 0"
              " && !MathJax.Hub.queue.running")
 WIDGETS_DRAWN = """() => document.querySelectorAll(
@@ -54,6 +67,25 @@ OFF_SCREEN = """() => { const width = document.documentElement.clientWidth;
     .filter(el => el.getClientRects().length && el.getBoundingClientRect().right > width + 1
             && !held(el)).map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 60));
   return {page: document.documentElement.scrollWidth, width, off}; }"""
+# Blocks of the article that scroll sideways (their content wider than their box) or cut their
+# content off, with what they are: a printed table, a formula, or something else
+SIDEWAYS = """() => [...document.querySelectorAll('article.bd-article *')]
+  .filter(el => el.getClientRects().length && el.scrollWidth > el.clientWidth + 2
+               && !el.closest('.MJX_Assistive_MathML'))  // MathJax's copy for screen readers
+  .map(el => ({el, overflow: getComputedStyle(el).overflowX}))
+  .filter(({overflow}) => overflow !== 'visible')
+  .map(({el, overflow}) => ({
+    what: el.closest('.book-printed-table') ? 'printed table'
+      : el.closest('.math, .MathJax_CHTML') ? 'formula' : el.tagName + '.' + el.className,
+    cut: overflow === 'hidden' || overflow === 'clip',
+    reached: el.tabIndex >= 0 || !!el.querySelector('[tabindex="0"]'),
+    named: el.closest('.book-printed-table') ? !!el.getAttribute('aria-label') : true,
+    text: el.textContent.trim().slice(0, 50), width: [el.scrollWidth, el.clientWidth]}))"""
+# The words of an output table's adjacent cells: the room between them, in px
+CELL_GAPS = """() => [...document.querySelectorAll('div.cell_output table tr')].flatMap(row => {
+  const texts = [...row.children].map(cell => { const r = document.createRange();
+    r.selectNodeContents(cell); return r.getBoundingClientRect(); });
+  return texts.slice(1).map((box, i) => box.left - texts[i].right); })"""
 THEME_COLUMNS = """() => ['.bd-sidebar-primary', 'main .bd-article-container',
   '.bd-sidebar-secondary'].map(sel => document.querySelector(sel))
   .map(el => el ? Math.round(el.getBoundingClientRect().width) : 0)"""
@@ -186,11 +218,13 @@ def test_the_explorer_page_shows_a_still_shuffle_and_no_dead_controls(browser, s
     assert "make lab" in hint_text, hint_text
 
 
-def test_search_finds_equivariant_and_lists_notebook_01(browser, site):
-    first = next(name for name in SERIES if name.startswith("01_"))
+@pytest.mark.parametrize("where", ["disk", "server"])
+def test_search_finds_equivariant_lists_notebook_01_and_shows_a_snippet(browser, site, served,
+                                                                        where):
+    base = (site / SUB_PATH).as_uri() + "/" if where == "disk" else served
     context, page, seen = watched(browser)
     try:
-        page.goto((site / SUB_PATH / f"{SERIES[-1]}.html").as_uri())
+        page.goto(f"{base}{SERIES[-1]}.html")
         settle(page)
         page.locator(".bd-sidebar-primary .search-button-field").first.click()
         field = page.locator("#pst-search-dialog input[name=q]")
@@ -200,11 +234,17 @@ def test_search_finds_equivariant_and_lists_notebook_01(browser, site):
         page.locator("#search-results .search-summary").wait_for(timeout=20_000)
         found = page.locator("#search-results ul.search li a").evaluate_all(
             "links => links.map(a => a.getAttribute('href').split('?')[0])")
-        page.screenshot(path=screenshot_path("book/search.png"))
+        page.locator("#search-results ul.search li p.context").first.wait_for(timeout=20_000)
+        snippets = page.locator("#search-results ul.search li p.context").all_inner_texts()
+        if where == "disk":
+            page.screenshot(path=screenshot_path("book/search.png"))
     finally:
         context.close()
-    assert f"{first}.html" in found, found
-    assert seen["errors"] == [], seen["errors"]
+    assert f"{first('01_')}.html" in found, found
+    assert len(snippets) == len(found), f"{len(found)} results, {len(snippets)} snippets"
+    assert all("equivari" in text.lower() for text in snippets), snippets  # the word's stem
+    assert any("equivariant" in text.lower() for text in snippets), snippets
+    assert seen["errors"] == [] and seen["failed"] == [], seen
 
 
 @pytest.mark.parametrize("name, viewport", [("index", DESKTOP), (SERIES[1], PHONE)],
@@ -219,3 +259,164 @@ def test_screenshots_of_the_landing_page_and_a_notebook_on_a_phone(browser, site
         page.screenshot(path=screenshot_path(f"book/{name}-{width}.png"))
     finally:
         context.close()
+
+
+def first(name_start: str) -> str:
+    return next(name for name in SERIES if name.startswith(name_start))
+
+
+def weights(browser, base: str) -> dict[str, dict[str, int]]:
+    """Each page's scripts and stylesheets as the browser loads them: {page: {url: bytes}}, one
+    fresh context a page (nothing comes from an earlier page's cache)."""
+    found = {}
+    for name in PAGES:
+        context, page, seen = watched(browser)
+        loaded = {}
+
+        def keep(response, loaded=loaded):
+            if response.request.resource_type in {"script", "stylesheet"} and response.ok:
+                loaded[response.url.split("?")[0]] = len(response.body())
+
+        page.on("response", keep)
+        try:
+            page.goto(f"{base}{name}.html")
+            settle(page)
+        finally:
+            context.close()
+        assert seen["failed"] == [] and seen["errors"] == [], (name, seen)
+        found[name] = loaded
+    return found
+
+
+def test_no_page_loads_more_than_1_mb_of_scripts_and_styles_beyond_the_shared_ones(browser,
+                                                                                  served):
+    found = weights(browser, served)
+    shared = set.intersection(*(set(loaded) for loaded in found.values()))
+    sizes = {url: size for loaded in found.values() for url, size in loaded.items()}
+    own = {name: sum(size for url, size in loaded.items() if url not in shared)
+           for name, loaded in found.items()}
+    common = sum(sizes[url] for url in shared)
+    assert not [url for url in sizes if "fontawesome" in url or "embed-amd" in url], sizes
+    assert common <= SHARED_BUDGET, f"every page loads {common / 1e6:.2f} MB of scripts and styles"
+    assert {name: kb for name, kb in own.items() if kb > BUDGET} == {}, own
+
+
+@pytest.mark.parametrize("name", [n for n in PAGES if n not in {"search", "genindex"}])
+def test_nothing_scrolls_sideways_on_a_desk_and_little_on_a_phone(browser, site, name):
+    """At 1280 px no block scrolls or is cut; at 390 px only a printed table (fitted down to
+    10.5 px) or a formula (drawn down to 70 %) still too wide scrolls, in a box the keyboard
+    reaches, a printed table's labelled; nothing is cut off. Each width is a fresh load (MathJax
+    breaks long formulas for the width it first draws them at)."""
+    found = {}
+    for width, viewport in [("desk", DESKTOP), ("phone", PHONE_390)]:
+        context, page, _ = watched(browser, viewport)
+        try:
+            page.goto((site / SUB_PATH / f"{name}.html").as_uri())
+            settle(page)
+            page.wait_for_timeout(300)  # book.js fits what is too wide once the page is drawn
+            found[width] = page.evaluate(SIDEWAYS)
+        finally:
+            context.close()
+    desk, phone = found["desk"], found["phone"]
+    assert desk == [], f"at 1280 px: {desk}"
+    assert [block for block in phone if block["cut"]] == [], f"cut off at 390 px: {phone}"
+    assert [b for b in phone if b["what"] not in {"printed table", "formula"}] == [], phone
+    assert [b for b in phone if not (b["reached"] and b["named"])] == [], phone
+    assert len(phone) <= MOST_SCROLLING_ON_A_PHONE, f"{len(phone)} scroll at 390 px: {phone}"
+
+
+EXPLORER_TABLE = ("<div style='display:flex;gap:2em'><table class='pp-table'><caption>Y, original "
+                  "order</caption><tr><th>dog</th><td>-0.94</td><td>1.19</td><td>-0.05</td>"
+                  "<td>1.44</td></tr><tr><th>bites</th><td>-1.04</td><td>1.28</td><td>0.01</td>"
+                  "<td>1.48</td></tr></table></div>")
+DATAFRAME = ('<table border="1" class="dataframe"><thead><tr style="text-align: right;"><th></th>'
+             "<th>train</th><th>test</th></tr></thead><tbody><tr><th>none</th><td>0.52</td>"
+             "<td>0.35</td></tr><tr><th>rope</th><td>1.00</td><td>0.97</td></tr></tbody></table>")
+
+
+@pytest.fixture(scope="module")
+def tables_book(tmp_path_factory) -> Path:
+    """A book of one notebook whose outputs are HTML tables (the explorer's, a DataFrame's)."""
+    root = tmp_path_factory.mktemp("tables")
+    (root / "notebooks").mkdir()
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# 01 · Tables\n\n## Printed as HTML"),
+        nbformat.v4.new_code_cell("show()", outputs=[nbformat.v4.new_output(
+            "display_data", {"text/html": html, "text/plain": "table"})
+            for html in (EXPLORER_TABLE, DATAFRAME)])])
+    nbformat.write(nb, root / "notebooks" / "01_tables.ipynb")
+    try:
+        build_book.build(root / "book", root / "notebooks")
+    except AssetsUnavailable as error:
+        (pytest.fail if browser_required() else pytest.skip)(str(error))
+    return root / "book"
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["1280", "390"])
+def test_an_output_tables_numbers_stay_apart(browser, tables_book, viewport):
+    context, page, seen = watched(browser, viewport)
+    try:
+        page.goto((tables_book / "01_tables.html").as_uri())
+        settle(page)
+        gaps = page.evaluate(CELL_GAPS)
+        padding = page.locator("div.cell_output table td").first.evaluate(
+            "td => [getComputedStyle(td).paddingLeft, getComputedStyle(td).borderLeftWidth]")
+        row = page.locator("div.cell_output table.pp-table tr").first.inner_text()
+    finally:
+        context.close()
+    assert len(gaps) >= 8 and min(gaps) >= 8, f"room between the cells' words (px): {gaps}"
+    assert all(float(value[:-2]) > 0 for value in padding), padding
+    assert row.split() == ["dog", "-0.94", "1.19", "-0.05", "1.44"], row
+    assert seen["errors"] == [], seen["errors"]
+
+
+def test_a_figure_opens_full_size_with_a_tap(browser, site):
+    context = browser.new_context(viewport=PHONE_390, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto((site / SUB_PATH / f"{first('09_')}.html").as_uri())
+        settle(page)
+        figure = page.locator("main figure a.book-figure-link img").first
+        alt, shown = figure.get_attribute("alt"), figure.evaluate("img => img.clientWidth")
+        figure.scroll_into_view_if_needed()
+        figure.tap()
+        page.wait_for_url("**/_images/*.png")
+        natural = page.evaluate("() => document.images[0].naturalWidth")
+    finally:
+        context.close()
+    assert alt and natural > 0, (alt, natural)
+    assert natural >= shown, f"the full-size picture ({natural} px) is no larger ({shown} px)"
+
+
+def test_exercises_say_what_their_checker_will_say(browser, site):
+    context, page, _ = watched(browser)
+    try:
+        page.goto((site / SUB_PATH / f"{first('01_')}.html").as_uri())
+        settle(page)
+        said = page.locator("div.cell.tag_exercise div.cell_output").all_inner_texts()
+    finally:
+        context.close()
+    assert said, "no exercise on page 01"
+    for text in said:
+        assert "Run this cell in JupyterLab (make lab)" in text and "Right" in text, text
+        assert "❌" not in text and "Not yet:" not in text, f"a verdict on the template: {text}"
+
+
+def test_page_09_numbers_its_sections_and_figures(browser, site):
+    context, page, _ = watched(browser)
+    try:
+        page.goto((site / SUB_PATH / f"{first('09_')}.html").as_uri())
+        settle(page)
+        sections = page.locator("article.bd-article h2").all_inner_texts()
+        captions = page.locator("article.bd-article figure figcaption").all_inner_texts()
+        if captions:
+            page.locator("#figure-9-3").evaluate(
+                "el => scrollBy(0, el.getBoundingClientRect().top - 20)")
+            page.screenshot(path=screenshot_path("book/09-figure-9-3-desk.png"))
+    finally:
+        context.close()
+    numbered = [h for h in sections if h[:1].isdigit()]
+    assert numbered and [h.split(" · ")[0] for h in numbered] == [
+        f"9.{n}" for n in range(1, len(numbered) + 1)], sections
+    assert len(captions) >= 3 and [c.split(":")[0] for c in captions] == [
+        f"Figure 9.{n}" for n in range(1, len(captions) + 1)], captions

@@ -80,15 +80,16 @@ def search_scripts(app, pagename: str, templatename: str, context: dict, doctree
 
 
 class PageText(HTMLParser):
-    """A page's main content as Sphinx's search reads it (`[role=main]`'s text, without scripts,
-    styles and heading links), kept in its sections so a match's anchor finds its own; a space
-    between blocks, where textContent would join their words."""
+    """A page's article as Sphinx's search reads a page (its text, without scripts, styles and
+    heading links), kept in its sections so a match's anchor finds its own, under the
+    `[role=main]` the search looks for; a space between blocks, where textContent would join their
+    words. The theme's `[role=main]` also holds its menus ("Light Dark", "Contents"): left out."""
 
     SKIP = {"script", "style"}
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
-        self.depth = 0  # inside [role=main]: the count of open elements
+        self.depth = 0  # inside the article: the count of open elements
         self.skipping = 0  # inside a script, a style or a heading link: its open elements
         self.parts: list[str] = []
         self.feed(html)
@@ -96,7 +97,7 @@ class PageText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if not self.depth:
-            if attrs.get("role") == "main" and tag not in VOID:
+            if tag == "article" and "bd-article" in (attrs.get("class") or "").split():
                 self.depth = 1
             return
         if tag in BLOCKS and not self.skipping:
