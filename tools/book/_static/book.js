@@ -59,7 +59,11 @@
   window.addEventListener("load", function () {
     fitTables();
     window.addEventListener("resize", refit);
+    if (document.fonts) document.fonts.ready.then(refit); // MathJax's fonts change its widths
     if (!window.MathJax || !MathJax.Hub) return;
-    MathJax.Hub.Register.StartupHook("End", function () { MathJax.Hub.Queue(fitFormulas); });
+    MathJax.Hub.Register.StartupHook("End", function () {
+      MathJax.Hub.Queue(fitFormulas);
+      MathJax.Hub.Queue(refit); // once more, after the fonts the formulas asked for
+    });
   });
 })();
