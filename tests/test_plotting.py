@@ -184,3 +184,12 @@ def test_accuracy_bars_turn_the_scheme_names_45_degrees_from_their_ends():
     assert {(t.get_rotation(), t.get_rotation_mode(), t.get_ha()) for t in labels} == {
         (45.0, "anchor", "right")}
     plt.close("all")
+
+
+def test_weighted_sum_draws_a_wide_figure_with_equal_units():
+    """A slide shows a figure at most 520 px tall: a square one would be 520 px wide."""
+    ax = plotting.weighted_sum([[4.0, 1.0], [1.0, 3.0], [3.0, 4.0]], [0.6, 0.3, 0.1])
+    width, height = ax.figure.get_size_inches()
+    assert width / height >= 1.5
+    assert ax.get_aspect() == 1.0 and ax.get_adjustable() == "datalim"
+    plt.close("all")

@@ -330,8 +330,10 @@ def _weighted_sum(V, alpha, order, labels, ax, title):
             label="y = Σ α_j v_j")
     ax.annotate("y", tip, xytext=(9, -16), textcoords="offset points", fontweight="bold")
     ax.plot(0.0, 0.0, marker="o", markersize=4, color="0.4")
-    ax.set(aspect="equal", title=title or "", xlabel="entry 1 of a value",
-           ylabel="entry 2 of a value")
+    # equal units on both axes, the limits widened to fill the axes: a wide figure, which a
+    # slide can show large (a square one is held to the slide's height)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set(title=title or "", xlabel="entry 1 of a value", ylabel="entry 2 of a value")
     ax.margins(0.25)  # room for the labels above the dots
     ax.grid(alpha=0.3)
     return ax
@@ -439,7 +441,7 @@ def weighted_sum(V, weights, tokens=None, ax=None, *, order=None, title=None):
     _check_drawable("V", V, "Scale V down.")
     _check_drawable("weights × V", tips, "Scale V or the weights down.")
     labels = _check_labels("tokens", tokens, n, "row of V")
-    ax = _axes(_check_ax(ax), (5, 5))
+    ax = _axes(_check_ax(ax), (8, 5))
     return _weighted_sum(V, alpha, order, labels, ax, _check_text("title", title))
 
 

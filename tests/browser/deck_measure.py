@@ -8,7 +8,8 @@ list items); the lines of code shown, and the lines of printed monospace output 
 `.jp-OutputArea pre` blocks' rendered height over their line height, so a wrapped line counts as
 the lines it takes on screen); the headings, their length in characters and whether the theme
 upper-cases them (computed text-transform); whether the slide is a heading and nothing else;
-each figure's width on screen, and the smallest text inside it, estimated from
+each figure's width on screen (the picture, not its box: object-fit draws a tall one
+narrower), and the smallest text inside it, estimated from
 src/posattn/series.mplstyle (its smallest font size at its dpi, times the figure's on-screen
 width over its stored width); the presenter notes.
 
@@ -112,8 +113,12 @@ MEASURE = """() => {
   const top = document.querySelector('.reveal .slides > section');
   const title = slide === (top.querySelector(':scope > section') || top)
       && [...slide.querySelectorAll('h1')].some(shown);
+  // the picture's width inside its box: object-fit contain draws a tall picture narrower
+  const drawn = img => getComputedStyle(img).objectFit !== 'contain' || !img.naturalHeight
+      ? img.offsetWidth
+      : Math.min(img.offsetWidth, img.offsetHeight * img.naturalWidth / img.naturalHeight);
   const figures = [...slide.querySelectorAll('.jp-RenderedImage img, img.widget-image')]
-      .filter(shown).map(img => [img.offsetWidth * scale, img.naturalWidth]);
+      .filter(shown).map(img => [drawn(img) * scale, img.naturalWidth]);
   const notes = [...slide.querySelectorAll('aside.notes')]
       .some(a => a.textContent.trim().length > 0);
   const first = (slide.innerText || '').trim().split('\\n')[0].slice(0, 50);
