@@ -1,6 +1,7 @@
 """Measure every slide of a static deck as a lecture hall sees it (1280×720), in pixels ON
 SCREEN: reveal.js scales the 1280×720 slide to fit the window (0.96 at a 1280×720 window), and
-every size here is a CSS size times that scale (Reveal.getScale()).
+every size here is a CSS size times that scale (the slides' on-screen width over their layout
+width; Reveal.getScale() where reveal.js is a global).
 
 Per slide: what overflows; the smallest text by kind (prose and headings, tables and figure
 captions, code and printed output, widget labels); the smallest body text (prose paragraphs and
@@ -9,9 +10,10 @@ list items); the lines of code shown, and the lines of printed monospace output 
 the lines it takes on screen); the headings, their length in characters and whether the theme
 upper-cases them (computed text-transform); whether the slide is a heading and nothing else;
 each figure's width on screen (the picture, not its box: object-fit draws a tall one
-narrower), and the smallest text inside it, estimated from
-src/posattn/series.mplstyle (its smallest font size at its dpi, times the figure's on-screen
-width over its stored width); the presenter notes.
+narrower), and the smallest text inside it, estimated from src/posattn/series.mplstyle (its
+smallest font size at its dpi, times the figure's on-screen width over its stored width: this
+trusts that the stored figure was drawn with today's style, so re-run a notebook after a change
+to the style); the presenter notes. The deck's title slide may be a heading and nothing else.
 
 Used by tests/browser/test_slides.py; authors run it to see which slides to fix:
 
