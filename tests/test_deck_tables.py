@@ -89,6 +89,15 @@ def test_a_mark_on_a_row_label_marks_the_label():
     assert [t for _, c, t in cells_of(markup).cells if "deck-mark" in c] == ["sinusoidal"]
 
 
+def test_a_sentence_in_a_cell_wraps_and_a_number_does_not():
+    text = ("function        definition\n"
+            "centred         f(X) = X minus the mean of the rows\n"
+            "scaled          0.36 (97–100%)\n")
+    classes = {t: c for _, c, t in cells_of(table_html(text, [("centred", "definition")])).cells}
+    assert classes["f(X) = X minus the mean of the rows"].split() == ["deck-mark", "deck-prose"]
+    assert classes["0.36 (97–100%)"] == ""  # a number and its range stay on one line
+
+
 def test_cells_without_the_tag_keep_their_printout():
     nb, _ = deck_tables(notebook(PRINTOUT, tags=()), {})
     assert nb.cells[0].outputs[0].output_type == "stream"

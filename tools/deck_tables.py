@@ -12,7 +12,8 @@ of it) and the book keep the printout as it is. How the printout is read:
 
 The cell's metadata ``"deck": {"mark": [["<row label>", "<column header>"], ...]}`` names the
 numbers that matter: those cells get class ``deck-mark`` (series-slides.css: bold, highlighted
-and outlined, so they read without colour). A mark that names no cell, a printout that yields no
+and outlined, so they read without colour). A cell of four words or more is a sentence: it wraps,
+left-aligned (class ``deck-prose``). A mark that names no cell, a printout that yields no
 table, or a line inside the table with the wrong number of columns is a build error, a ValueError
 naming the notebook and the cell id. Every text is escaped: nothing from the notebook is markup.
 """
@@ -24,6 +25,8 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_output
 
 TAG, CLASS, MARK = "deck-table", "deck-table", "deck-mark"
+# a cell of this many words or more is a sentence, not a number: it wraps, left-aligned
+PROSE, PROSE_WORDS = "deck-prose", 4
 COLUMNS = re.compile(r"\s{2,}")
 
 
@@ -85,9 +88,10 @@ def table_html(text: str, marks: list[tuple[str, str]], where: str = "the printo
     e = html.escape
 
     def cell(tag: str, text: str, row: str, col: str, scope: str) -> str:
-        mark = f' class="{MARK}"' if (row, col) in marked else ""
-        return f'<{tag} scope="{scope}"{mark}>{e(text)}</{tag}>' if tag == "th" else \
-            f"<td{mark}>{e(text)}</td>"
+        names = [MARK] * ((row, col) in marked) + [PROSE] * (len(text.split()) >= PROSE_WORDS)
+        kind = f' class="{" ".join(names)}"' if names else ""
+        return f'<{tag} scope="{scope}"{kind}>{e(text)}</{tag}>' if tag == "th" else \
+            f"<td{kind}>{e(text)}</td>"
 
     parts = [f"<p>{e(line)}</p>" for line in above]
     parts.append(f'<table class="{CLASS}"><thead><tr>'
