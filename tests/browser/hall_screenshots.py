@@ -20,8 +20,8 @@ PROJECTOR, DESK, PHONE = ({"width": 1280, "height": 720}, {"width": 1280, "heigh
 SLIDES = [
     ("01_invariance_vs_equivariance", "3/2", "a figure: one shuffle, two titles that stay apart"),
     ("04_where_could_position_enter", "2/1", "a headline result as a styled table"),
-    ("05_dog_bites_man_explorer", "2", "the explorer as a still picture of a shuffle"),
-    ("08_putting_position_back", "1/1", "typeset formulas and a styled table"),
+    ("05_dog_bites_man_explorer", "1", "the explorer as a still picture of a shuffle"),
+    ("08_putting_position_back", "6/1", "ALiBi's bias matrix, typeset"),
     ("09_who_bites_whom", "4/0", "240 trained models, the number that matters marked"),
 ]
 # (page, viewport, name)
