@@ -35,7 +35,7 @@ import nbformat
 from nbformat import NotebookNode
 
 from tools import build_slides, sanitize
-from tools.deck import FIGURE, alt_text, plain  # the same alt text as the decks'
+from tools.deck import FIGURE, alt_text, plain, tags  # the same alt text as the decks'
 from tools.deck import kind as slide_type
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build"
 GLOSSARY = "glossary.md"
 ASSETS = ("mathjax",)  # of build_slides.KEEP: no page runs a widget, so no widget renderer
 # the notebook metadata the book reads; myst-nb takes its settings from the rest (even "execute")
-METADATA = ("kernelspec", "language_info", "widgets")
+METADATA = ("kernelspec", "language_info")  # no page runs a widget: no widget state
 NOTE_LABEL = re.compile(r"^(\*\*)?Presenter notes\.?(\*\*)?\s*", re.IGNORECASE)
 # what an exercise's saved output says in the book (the notebook keeps the checker's verdict on the
 # empty template, which would tell every reader "Not yet")
@@ -130,7 +130,7 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
         described = following is not None and FIGURE.match(following.source)
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
-        elif "exercise" in cell.metadata.get("tags", []) and cell.get("outputs"):
+        elif "exercise" in tags(cell) and cell.get("outputs"):
             cell.outputs = [nbformat.v4.new_output("display_data", {
                 "text/markdown": EXERCISE_OUTPUT, "text/plain": plain(EXERCISE_OUTPUT)})]
         elif has_output(cell, "image/png") and described:
@@ -150,7 +150,6 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
     for cell in nb.cells:  # a widget nothing draws: its text, as JupyterLab shows it untrusted
         for out in cell.get("outputs", []):
             out.get("data", {}).pop(sanitize.WIDGET_VIEW, None)
-    nb.metadata.pop("widgets", None)
     return nb
 
 

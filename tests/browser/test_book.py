@@ -22,6 +22,7 @@ Screenshots: artifacts/screenshots/book/.
 import functools
 import http.server
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -136,6 +137,23 @@ def watched(browser, viewport=DESKTOP):
     return context, page, seen
 
 
+@contextmanager
+def opened(browser, url: str, viewport=DESKTOP):
+    """A new page (see watched) at url, settled: yields it and its lists; closed after the block."""
+    context, page, seen = watched(browser, viewport)
+    try:
+        page.goto(url)
+        settle(page)
+        yield page, seen
+    finally:
+        context.close()
+
+
+def on_disk(site: Path, name: str) -> str:
+    """The file:// address of the book's page `name` in the site's folder."""
+    return (site / SUB_PATH / f"{name}.html").as_uri()
+
+
 def settle(page) -> None:
     """Wait until the page's widgets are drawn, its images loaded, its formulas typeset and
     their fonts loaded."""
@@ -194,10 +212,7 @@ def test_every_page_is_served_from_a_sub_path_with_nothing_outside_it(browser, s
 
 @pytest.mark.skipif(EXPLORER is None, reason="no explorer notebook")
 def test_the_explorer_page_shows_a_still_shuffle_and_no_dead_controls(browser, site):
-    context, page, seen = watched(browser)
-    try:
-        page.goto((site / SUB_PATH / f"{EXPLORER}.html").as_uri())
-        settle(page)
+    with opened(browser, on_disk(site, EXPLORER)) as (page, seen):
         still = page.locator("main img[alt^='the explorer opens on one shuffle']")
         alt = still.first.get_attribute("alt") if still.count() else ""
         size = (still.first.evaluate("img => [img.naturalWidth, img.naturalHeight]")
@@ -210,8 +225,6 @@ def test_the_explorer_page_shows_a_still_shuffle_and_no_dead_controls(browser, s
         if still.count():
             still.first.evaluate("el => scrollBy(0, el.getBoundingClientRect().top - 60)")
         page.screenshot(path=screenshot_path(f"book/{EXPLORER}.png"))
-    finally:
-        context.close()
     assert "man bites dog" in alt and min(size) > 0, f"no still picture of the shuffle: {alt!r}"
     assert controls == 0, f"{controls} controls or widget views that cannot run"
     assert renderer == 0, "the page loads the widget renderer, and nothing on it needs it"
@@ -222,10 +235,7 @@ def test_the_explorer_page_shows_a_still_shuffle_and_no_dead_controls(browser, s
 def test_search_finds_equivariant_lists_notebook_01_and_shows_a_snippet(browser, site, served,
                                                                         where):
     base = (site / SUB_PATH).as_uri() + "/" if where == "disk" else served
-    context, page, seen = watched(browser)
-    try:
-        page.goto(f"{base}{SERIES[-1]}.html")
-        settle(page)
+    with opened(browser, f"{base}{SERIES[-1]}.html") as (page, seen):
         page.locator(".bd-sidebar-primary .search-button-field").first.click()
         field = page.locator("#pst-search-dialog input[name=q]")
         field.fill("equivariant")
@@ -238,8 +248,6 @@ def test_search_finds_equivariant_lists_notebook_01_and_shows_a_snippet(browser,
         snippets = page.locator("#search-results ul.search li p.context").all_inner_texts()
         if where == "disk":
             page.screenshot(path=screenshot_path("book/search.png"))
-    finally:
-        context.close()
     assert f"{first('01_')}.html" in found, found
     assert len(snippets) == len(found), f"{len(found)} results, {len(snippets)} snippets"
     assert all("equivari" in text.lower() for text in snippets), snippets  # the word's stem
@@ -251,14 +259,9 @@ def test_search_finds_equivariant_lists_notebook_01_and_shows_a_snippet(browser,
                          ids=["landing-1280", "notebook-375"])
 def test_screenshots_of_the_landing_page_and_a_notebook_on_a_phone(browser, site, name,
                                                                      viewport):
-    context, page, _ = watched(browser, viewport)
-    try:
-        page.goto((site / SUB_PATH / f"{name}.html").as_uri())
-        settle(page)
+    with opened(browser, on_disk(site, name), viewport) as (page, _):
         width = "phone" if viewport is PHONE else "desk"
         page.screenshot(path=screenshot_path(f"book/{name}-{width}.png"))
-    finally:
-        context.close()
 
 
 def first(name_start: str) -> str:
@@ -309,14 +312,9 @@ def test_nothing_scrolls_sideways_on_a_desk_and_little_on_a_phone(browser, site,
     breaks long formulas for the width it first draws them at)."""
     found = {}
     for width, viewport in [("desk", DESKTOP), ("phone", PHONE_390)]:
-        context, page, _ = watched(browser, viewport)
-        try:
-            page.goto((site / SUB_PATH / f"{name}.html").as_uri())
-            settle(page)
+        with opened(browser, on_disk(site, name), viewport) as (page, _):
             page.wait_for_timeout(300)  # book.js fits what is too wide once the page is drawn
             found[width] = page.evaluate(SIDEWAYS)
-        finally:
-            context.close()
     desk, phone = found["desk"], found["phone"]
     assert desk == [], f"at 1280 px: {desk}"
     assert [block for block in phone if block["cut"]] == [], f"cut off at 390 px: {phone}"
@@ -354,16 +352,11 @@ def tables_book(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["1280", "390"])
 def test_an_output_tables_numbers_stay_apart(browser, tables_book, viewport):
-    context, page, seen = watched(browser, viewport)
-    try:
-        page.goto((tables_book / "01_tables.html").as_uri())
-        settle(page)
+    with opened(browser, (tables_book / "01_tables.html").as_uri(), viewport) as (page, seen):
         gaps = page.evaluate(CELL_GAPS)
         padding = page.locator("div.cell_output table td").first.evaluate(
             "td => [getComputedStyle(td).paddingLeft, getComputedStyle(td).borderLeftWidth]")
         row = page.locator("div.cell_output table.pp-table tr").first.inner_text()
-    finally:
-        context.close()
     assert len(gaps) >= 8 and min(gaps) >= 8, f"room between the cells' words (px): {gaps}"
     assert all(float(value[:-2]) > 0 for value in padding), padding
     assert row.split() == ["dog", "-0.94", "1.19", "-0.05", "1.44"], row
@@ -374,7 +367,7 @@ def test_a_figure_opens_full_size_with_a_tap(browser, site):
     context = browser.new_context(viewport=PHONE_390, has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
-        page.goto((site / SUB_PATH / f"{first('09_')}.html").as_uri())
+        page.goto(on_disk(site, first("09_")))
         settle(page)
         figure = page.locator("main figure a.book-figure-link img").first
         alt, shown = figure.get_attribute("alt"), figure.evaluate("img => img.clientWidth")
@@ -389,13 +382,8 @@ def test_a_figure_opens_full_size_with_a_tap(browser, site):
 
 
 def test_exercises_say_what_their_checker_will_say(browser, site):
-    context, page, _ = watched(browser)
-    try:
-        page.goto((site / SUB_PATH / f"{first('01_')}.html").as_uri())
-        settle(page)
+    with opened(browser, on_disk(site, first("01_"))) as (page, _):
         said = page.locator("div.cell.tag_exercise div.cell_output").all_inner_texts()
-    finally:
-        context.close()
     assert said, "no exercise on page 01"
     for text in said:
         assert "Run this cell in JupyterLab (make lab)" in text and "Right" in text, text
@@ -403,18 +391,13 @@ def test_exercises_say_what_their_checker_will_say(browser, site):
 
 
 def test_page_09_numbers_its_sections_and_figures(browser, site):
-    context, page, _ = watched(browser)
-    try:
-        page.goto((site / SUB_PATH / f"{first('09_')}.html").as_uri())
-        settle(page)
+    with opened(browser, on_disk(site, first("09_"))) as (page, _):
         sections = page.locator("article.bd-article h2").all_inner_texts()
         captions = page.locator("article.bd-article figure figcaption").all_inner_texts()
         if captions:
             page.locator("#figure-9-3").evaluate(
                 "el => scrollBy(0, el.getBoundingClientRect().top - 20)")
             page.screenshot(path=screenshot_path("book/09-figure-9-3-desk.png"))
-    finally:
-        context.close()
     numbered = [h for h in sections if h[:1].isdigit()]
     assert numbered and [h.split(" · ")[0] for h in numbered] == [
         f"9.{n}" for n in range(1, len(numbered) + 1)], sections
