@@ -30,6 +30,11 @@ PROSE, PROSE_WORDS = "deck-prose", 4
 COLUMNS = re.compile(r"\s{2,}")
 
 
+def same(text: str) -> str:
+    """text with its runs of whitespace as single spaces, as marks are matched."""
+    return " ".join(text.split())
+
+
 def columns(line: str) -> list[str]:
     """A printed line's columns: runs of text separated by two or more spaces."""
     return [part for part in COLUMNS.split(line.strip()) if part]
@@ -78,13 +83,12 @@ def marks_of(cell: NotebookNode, where: str) -> list[tuple[str, str]]:
 def table_html(text: str, marks: list[tuple[str, str]], where: str = "the printout") -> str:
     """The printout as an HTML table, the marked cells of class deck-mark; all text escaped."""
     header, rows, above, below = parse(text, where)
-    same = {" ".join(s.split()) for s in header}
+    labels, headers = [r[0] for r in rows], {same(h) for h in header}
     for row, col in marks:
-        labels = [r[0] for r in rows]
-        if " ".join(row.split()) not in labels or " ".join(col.split()) not in same:
+        if same(row) not in labels or same(col) not in headers:
             raise ValueError(f"{where}: mark [{row!r}, {col!r}] names no cell of the table (rows "
                              f"{labels}, columns {header})")
-    marked = {(" ".join(r.split()), " ".join(c.split())) for r, c in marks}
+    marked = {(same(r), same(c)) for r, c in marks}
     e = html.escape
 
     def cell(tag: str, text: str, row: str, col: str, scope: str) -> str:
@@ -97,9 +101,9 @@ def table_html(text: str, marks: list[tuple[str, str]], where: str = "the printo
     parts.append(f'<table class="{CLASS}"><thead><tr>'
                  + "".join(f'<th scope="col">{e(h)}</th>' for h in header) + "</tr></thead><tbody>")
     for row in rows:
-        label = " ".join(row[0].split())
-        parts.append("<tr>" + cell("th", row[0], label, " ".join(header[0].split()), "row")
-                     + "".join(cell("td", value, label, " ".join(h.split()), "")
+        label = same(row[0])
+        parts.append("<tr>" + cell("th", row[0], label, same(header[0]), "row")
+                     + "".join(cell("td", value, label, same(h), "")
                                for value, h in zip(row[1:], header[1:], strict=True)) + "</tr>")
     parts.append("</tbody></table>")
     parts += [f"<p>{e(line)}</p>" for line in below]

@@ -84,9 +84,10 @@ MEASURE = """() => {
   other = other || [...slide.querySelectorAll('img, svg, canvas, video, iframe, input, button,'
       + ' select, .MathJax_CHTML')].some(el => shown(el)
       && !el.closest('h1, h2, h3, h4, h5, h6'));
-  const body = [...slide.querySelectorAll(
-      '.jp-MarkdownCell .jp-RenderedMarkdown > p, .jp-MarkdownCell .jp-RenderedMarkdown > ul > li,'
-      + ' .jp-MarkdownCell .jp-RenderedMarkdown > ol > li')].filter(shown)
+  const paragraphs = '.jp-MarkdownCell .jp-RenderedMarkdown > p,'
+      + ' .jp-MarkdownCell .jp-RenderedMarkdown > ul > li,'
+      + ' .jp-MarkdownCell .jp-RenderedMarkdown > ol > li';  // prose paragraphs and list items
+  const body = [...slide.querySelectorAll(paragraphs)].filter(shown)
       .filter(el => !el.closest('.celltag_figure-takeaway, .celltag_still-picture'))
       .filter(el => el.textContent.trim());
   const bodyPx = body.length
@@ -101,9 +102,7 @@ MEASURE = """() => {
             - parseFloat(style.paddingBottom);
         return n + Math.round(inner / line); }, 0);
   const prose = [...slide.querySelectorAll(
-      '.jp-MarkdownCell .jp-RenderedMarkdown > p, .jp-MarkdownCell .jp-RenderedMarkdown > ul > li,'
-      + ' .jp-MarkdownCell .jp-RenderedMarkdown > ol > li,'
-      + ' .jp-MarkdownCell .jp-RenderedMarkdown > blockquote')].filter(shown)
+      paragraphs + ', .jp-MarkdownCell .jp-RenderedMarkdown > blockquote')].filter(shown)
       .reduce((n, el) => n + words(el), 0);
   const headings = [...slide.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(shown)
       .map(h => { const copy = h.cloneNode(true);

@@ -30,9 +30,9 @@ from .jlab import (
     screenshot_path,
 )
 from .test_accessibility import severe
+from .test_speaker_view import slide_with_math
 
 pytestmark = pytest.mark.browser
-FORMULA = re.compile(r"\$\$.+?\$\$|(?<!\\)\$[^$\n]+?(?<!\\)\$", re.S)  # as the notes write them
 PRESENT = "section.present:not(.stack)"  # the slide on screen, not the column of sub-slides
 # How far the slide on screen passes its box, and which explorer parts (controls, both heatmaps,
 # the status line) lie outside the 1280×720 window.
@@ -138,13 +138,9 @@ FORMULAS_SHOWN = """() => {
 
 
 def test_math_in_the_live_decks_notes_shows_once_in_the_speaker_view(page, deck):
-    found = {s["slide"]: len(FORMULA.findall("\n\n".join(source for source, _ in s["notes"])))
-             for s in slides_of_deck(deck_of(EXPLORER))}
-    slide = max(found, key=found.get)
-    assert found[slide] > 0, "no presenter notes of the explorer's deck hold math"
-    h, v = (int(n) - 1 for n in slide.split("/"))
+    where, formulas = slide_with_math(EXPLORER, "the explorer's deck")
     page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{deck}#/{h}/{v}", timeout=120_000)
+    page.goto(f"{deck}#/{where}", timeout=120_000)
     page.locator(".reveal.ready").wait_for(state="attached", timeout=120_000)
     page.locator("aside.notes mjx-container").first.wait_for(state="attached", timeout=60_000)
     with page.context.expect_page(timeout=30_000) as opened:
@@ -154,7 +150,7 @@ def test_math_in_the_live_decks_notes_shows_once_in_the_speaker_view(page, deck)
                               state="attached", timeout=30_000)
     shown = speaker.evaluate(FORMULAS_SHOWN)
     speaker.screenshot(path=screenshot_path("06_live_speaker_view.png"))
-    assert len(shown["formulas"]) == found[slide], shown
+    assert len(shown["formulas"]) == formulas, shown
     twice_or_never = [f for f in shown["formulas"] if f["drawn"] == f["mathml"]]
     assert twice_or_never == [], f"formulas shown twice or not at all: {twice_or_never}"
     assert "$" not in shown["text"], f"TeX left raw: {shown['text'][:300]}"

@@ -9,6 +9,7 @@ leaves its notes to the speaker view (no typeset math in its asides).
 """
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -58,13 +59,13 @@ def deck(tmp_path_factory):
     return built
 
 
-def slide_with_math() -> tuple[str, int]:
-    """The reveal.js address ("h/v", from 0) of the deck's slide whose notes hold the most
-    formulas, and their number."""
+def slide_with_math(notebook: Path = NOTEBOOK, name: str = "notebook 01") -> tuple[str, int]:
+    """The reveal.js address ("h/v", from 0) of the slide of notebook's deck whose notes hold the
+    most formulas, and their number (also tests/browser/test_live_slides.py's)."""
     counts = {s["slide"]: len(FORMULA.findall("\n\n".join(source for source, _ in s["notes"])))
-              for s in slides(deck_of(NOTEBOOK))}
+              for s in slides(deck_of(notebook))}
     slide = max(counts, key=counts.get)
-    assert counts[slide] > 0, "no presenter notes of notebook 01 hold math"
+    assert counts[slide] > 0, f"no presenter notes of {name} hold math"
     h, v = (int(n) - 1 for n in slide.split("/"))
     return f"{h}/{v}", counts[slide]
 
