@@ -1,12 +1,19 @@
-"""Run door probes in a child process under a memory ceiling and a time limit (issue 30).
+"""Run door probes in a child process under a memory ceiling and a time limit (issues 30, 37).
 
     python -m tests.door_probes            # prints one JSON verdict per probe
 
-Each probe is one Python expression, evaluated with ``np``, ``pa``, ``ex`` and ``plotting`` in
-scope, under RLIMIT_AS = 2 GB and a 10 s alarm. Its verdict is "ok" (it returned), or the
-exception it raised with its message, or "timeout"; a probe that kills the process (the kernel's
-OOM killer, a segfault) is reported by the parent as "died". tests/test_door_probes.py holds the
-probes and judges the verdicts.
+A probe is one Python expression, evaluated with ``np``, ``pa``, ``ex`` and ``plotting`` in
+scope, or a pair (input, call): the input is built first, outside the limit, and the call sees
+it as ``given`` (a probe of the door times the door, not the building of a huge argument).
+
+Each call runs under RLIMIT_AS = 2 GB and a limit of 10 s of the child's own CPU time
+(ITIMER_PROF), so that the verdict does not depend on what else the machine runs: `make test`
+keeps both cores busy with its three pytest processes, and a wall-clock limit of 10 s failed
+there (issue 37). A call that waits instead of working is stopped by a wall-clock backstop of
+120 s. The verdict is "ok" (it returned), or the exception it raised with its message, or
+"timeout"; each carries the CPU and wall seconds the call took. A probe that kills the process
+(the kernel's OOM killer, a segfault) is reported by the parent as "died".
+tests/test_door_probes.py holds the probes and judges the verdicts.
 """
 
 import json
@@ -15,12 +22,19 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 
 MEMORY = 2 * 2**30  # bytes of address space the child may map
-SECONDS = 10  # per probe
+SECONDS = 10  # of CPU time, per call
+BACKSTOP = 120  # of wall-clock time, per call: a call that sleeps or waits
 
 
-def _child(probes: list[str], start: int) -> None:
+class _Stopped(BaseException):
+    """Raised in the call when a limit runs out (a BaseException: no `except Exception` in the
+    package can swallow it)."""
+
+
+def _child(probes: list, start: int, seconds: float, backstop: float) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     import matplotlib
     matplotlib.use("Agg")
@@ -31,37 +45,54 @@ def _child(probes: list[str], start: int) -> None:
     from posattn import plotting
     scope = {"np": np, "pa": pa, "ex": ex, "plotting": plotting}
 
-    def timeout(signum, frame):
-        raise TimeoutError
+    def stop(signum, frame):
+        raise _Stopped
 
-    signal.signal(signal.SIGALRM, timeout)
+    signal.signal(signal.SIGPROF, stop)
+    signal.signal(signal.SIGALRM, stop)
     for i in range(start, len(probes)):
         verdict = {"probe": i}
         settings = np.geterr()
-        signal.alarm(SECONDS)
+        setup, call = probes[i] if isinstance(probes[i], list) else (None, probes[i])
+        names, cpu, wall = dict(scope), None, None
         try:
-            eval(probes[i], dict(scope))  # noqa: S307 - the probes are this project's own
+            if setup is not None:
+                names["given"] = eval(setup, dict(scope))  # noqa: S307 - the project's own probes
+            cpu, wall = time.process_time(), time.perf_counter()
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+            signal.setitimer(signal.ITIMER_REAL, backstop)
+            eval(call, names)  # noqa: S307 - the probes are this project's own
             verdict["result"] = "ok"
-        except TimeoutError:
+        except _Stopped:
             verdict["result"] = "timeout"
         except BaseException as exc:  # noqa: BLE001 - every failure is a verdict
             verdict.update(result=type(exc).__name__, message=str(exc)[:400])
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if cpu is None:
+                verdict["in"] = "the input"  # building the input failed: the call never ran
+            else:
+                verdict.update(cpu=round(time.process_time() - cpu, 3),
+                               wall=round(time.perf_counter() - wall, 3))
+            del names
             np.seterr(**settings)
             import matplotlib.pyplot as plt
             plt.close("all")
         print(json.dumps(verdict), flush=True)
 
 
-def run(probes: list[str]) -> list[dict]:
-    """Every probe's verdict, in order; a child that dies is restarted after its probe."""
+def run(probes: list, seconds: float = SECONDS, backstop: float = BACKSTOP) -> list[dict]:
+    """Every probe's verdict, in order; a child that dies is restarted after its probe.
+
+    ``seconds`` of CPU time and ``backstop`` seconds of wall-clock time per call."""
     verdicts, start = [], 0
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
     while start < len(probes):
-        child = subprocess.run([sys.executable, "-m", "tests.door_probes", str(start)],
+        child = subprocess.run([sys.executable, "-m", "tests.door_probes", str(start),
+                                str(seconds), str(backstop)],
                                input=json.dumps(probes), capture_output=True, text=True, env=env,
-                               timeout=SECONDS * (len(probes) - start) + 60)
+                               timeout=backstop * (len(probes) - start) + 60)
         done = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
         verdicts += done
         start += len(done)
@@ -73,4 +104,7 @@ def run(probes: list[str]) -> list[dict]:
 
 
 if __name__ == "__main__":
-    _child(json.loads(sys.stdin.read()), int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    given = sys.argv[1:]  # [start [seconds [backstop]]]
+    _child(json.loads(sys.stdin.read()), int(given[0]) if given else 0,
+           float(given[1]) if len(given) > 1 else SECONDS,
+           float(given[2]) if len(given) > 2 else BACKSTOP)

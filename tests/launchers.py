@@ -116,7 +116,7 @@ def alive(pids) -> list[int]:
     return running
 
 
-def gone(pids, url: str, timeout: float = 20) -> bool:
+def gone(pids, url: str, timeout: float = 30) -> bool:
     """Wait until none of pids runs and nothing listens at url; False after timeout seconds."""
     deadline = time.monotonic() + timeout
     while alive(pids) or listening(url):

@@ -2,7 +2,7 @@
 committed notebooks, then read as files. Its pages, their order and links, the downloads, the
 presenter notes, figures' alt text, captions, numbers and links to their files, section numbers,
 the exercises' line, the explorer's line, the search's page texts, the scripts left out, and the
-build's time and size.
+build's CPU time and size.
 tests/browser/test_book.py opens the same pages in Chromium."""
 
 import json
@@ -75,7 +75,8 @@ def words(book: build_book.Book, name: str) -> str:
 
 
 def test_the_build_is_quick_small_and_says_nothing_wrong(book):
-    assert book.seconds <= MAX_SECONDS, f"the build took {book.seconds:.1f} s"
+    # CPU time, the build's own work: `make test` shares the cores among three runs (issue 37)
+    assert book.cpu_seconds <= MAX_SECONDS, f"the build took {book.cpu_seconds:.1f} s of CPU"
     assert book.megabytes <= MAX_MB, f"the book holds {book.megabytes:.1f} MB"
     assert book.warnings == [], "Sphinx warned:\n" + "\n".join(book.warnings)
 

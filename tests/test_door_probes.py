@@ -1,5 +1,5 @@
 """The door's second pass (issue 30 §1): every probe a clear error or a true answer, within
-2 GB of address space and 10 s (tests/door_probes.py runs them in a child process).
+2 GB of address space and 10 s of CPU time (tests/door_probes.py runs them in a child process).
 
 A clear error is the project's template: a ValueError or TypeError that names the argument
 ("<name> must …"), shows what came in ("got …") and says what was expected.
@@ -67,7 +67,10 @@ REFUSED = {  # each must be refused with a clear error
                                     "'dog ' * 20000)",
     "broadcast view": "pa.softmax(np.broadcast_to(0.0, (10**5, 10**5)))",
     "broadcast X": f"pa.self_attention(np.broadcast_to(1.0, (10**5, 8)), {W})",
-    "inverse of a long permutation": "pa.inverse_permutation(np.arange(10**8))",
+    # (input, call): the input is built outside the time limit, which times the door alone
+    "inverse of a long permutation": ("np.arange(10**8)", "pa.inverse_permutation(given)"),
+    "inverse of a long list": ("[0] * (3 * 10**7)", "pa.inverse_permutation(given)"),
+    "softmax of a long list": ("[0.0] * (3 * 10**7)", "pa.softmax(given)"),
     "masked softmax": "pa.softmax(np.ma.array([0.0, 1.0], mask=[0, 1]))",
     "masked X": f"pa.self_attention(np.ma.array(np.ones((3, 8)), mask=np.eye(3, 8)), {W})",
     "influence nudge vanishes": "pa.influence(lambda X: X, [[1e17], [1e17]], nudge=1e-300)",
@@ -104,7 +107,7 @@ TEMPLATE = re.compile(r"\bmust\b.*\bgot\b", re.S)
 
 @pytest.fixture(scope="module")
 def verdicts():
-    probes = list(REFUSED.values()) + list(QUICK.values())
+    probes = [list(p) if isinstance(p, tuple) else p for p in [*REFUSED.values(), *QUICK.values()]]
     found = door_probes.run(probes)
     names = list(REFUSED) + list(QUICK)
     return {names[v["probe"]]: v for v in found}
@@ -123,6 +126,18 @@ def test_an_allowed_call_answers_in_seconds_or_says_what_it_allows(verdicts, nam
     verdict = verdicts[name]
     assert verdict["result"] == "ok" or (verdict["result"] in ("ValueError", "TypeError")
                                          and TEMPLATE.search(verdict["message"])), verdict
+
+
+def test_the_limit_counts_the_work_a_call_does_and_stops_one_that_waits():
+    """The limit is the child's CPU time, whatever else the machine runs (issue 37); a call that
+    sleeps is stopped by the wall-clock backstop; building a probe's input is not timed."""
+    busy, asleep, built = door_probes.run(
+        ["exec('while True: pass')", "__import__('time').sleep(30)",
+         ["sum(range(10**8))", "given + 1"]], seconds=0.5, backstop=2)
+    assert busy["result"] == "timeout" and 0.45 <= busy["cpu"] < 1.5, busy
+    assert asleep["result"] == "timeout" and 1.9 <= asleep["wall"] < 10, asleep
+    assert asleep["cpu"] < 0.45, asleep  # a sleep costs no CPU: the backstop stopped it
+    assert built["result"] == "ok" and built["cpu"] < 0.1, built
 
 
 def test_influence_sees_a_change_next_to_huge_values():

@@ -260,20 +260,20 @@ SIZES = [  # (call, the argument the message must name)
 
 @pytest.mark.parametrize(("call", "name"), SIZES)
 def test_a_huge_size_is_refused_by_name_before_anything_is_allocated(call, name):
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work done, whatever else the machine runs
     with pytest.raises(ValueError) as error:
         call()
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert str(error.value).startswith(f"{name} must "), error.value
     assert TEMPLATE.match(str(error.value))
 
 
 def test_a_model_width_with_many_divisors_is_answered_at_once():
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match=r"n_heads must divide d_model = 99991\*?"):
         pa.multi_head_attention(np.zeros((1, 1)), *[np.zeros((1, 99991))] * 3,
                                 np.zeros((99991, 1)), n_heads=7)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 RAW_BEFORE = [  # (call, error type, message): each gave a raw library error or a wrong one

@@ -53,6 +53,14 @@ def _not_real(array: np.ndarray) -> list:
     return list(itertools.islice(odd, 1))
 
 
+def check_length(name: str, value) -> None:
+    """Refuse a list or tuple longer than MAX_ENTRIES before numpy reads it (that alone takes
+    seconds)."""
+    if isinstance(value, (list, tuple)) and len(value) > MAX_ENTRIES:
+        raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries; got a "
+                         f"{type(value).__name__} of {len(value):,}. Use a shorter one.")
+
+
 def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
     """``value`` as a float64 array, if it holds real numbers only (booleans only if ``bools``).
 
@@ -66,6 +74,7 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
                         f"({np.ma.count_masked(value)} of {value.size} entries masked), whose "
                         "mask would be ignored. Fill it first (np.ma.filled(a, value)), or pass "
                         "a mask argument where the function takes one.")
+    check_length(name, value)
     try:
         array = np.asarray(value)  # ValueError for ragged nesting, say
     except (TypeError, ValueError, OverflowError) as exc:
@@ -301,6 +310,7 @@ def _integers(name: str, perm) -> np.ndarray:
     if isinstance(perm, (str, bytes)) or perm is None:
         raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} "
                         f"{perm!r:.80}.")
+    check_length(name, perm)
     try:
         array = np.asarray(perm)
     except ValueError:  # ragged nesting

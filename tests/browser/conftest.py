@@ -36,6 +36,17 @@ HOW_TO_ENABLE = (
     "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
 )
 SKIPPED: list[str] = []  # why the browser tests were skipped, said once at the end of the run
+# How long an expect(...) waits for its condition (Playwright's own default is 5 s). A wait, not a
+# speed test: `make test` runs three pytest processes and Chromium on two cores, and a kernel's
+# answer to a click can take seconds there (issue 37). A condition that never holds still fails.
+EXPECT_SECONDS = 30
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # chromium_path() says so, once a browser test runs
+    pass
+else:
+    expect.set_options(timeout=EXPECT_SECONDS * 1000)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

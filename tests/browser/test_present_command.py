@@ -119,7 +119,7 @@ def test_SIGTERM_after_a_page_stops_the_kernels_and_leaves_no_connection_file(pr
     assert len(pids) >= 2 and list((folder / "runtime").glob("*/voila_*/kernel-*.json"))
     process.send_signal(signal.SIGTERM)
     process.wait(30)
-    assert gone(pids, url, timeout=10), f"still running: {alive(pids)}"
+    assert gone(pids, url), f"still running: {alive(pids)}"
     assert list((folder / "runtime").iterdir()) == []  # no voila_*/kernel-*.json
     assert list((folder / "tmp").iterdir()) == []
 
