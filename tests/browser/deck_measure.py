@@ -48,6 +48,15 @@ FIGURE_FONT_NATIVE_PX = figure_font_px()
 LEAF_SLIDES = """() => [...document.querySelectorAll('.reveal .slides > section')]
   .flatMap((top, h) => { const inner = [...top.querySelectorAll(':scope > section')];
     return inner.length ? inner.map((_, v) => `${h}/${v}`) : [`${h}`]; })"""
+# True once reveal.js shows slide "h" or "h/v": it moves on the hashchange event, which a busy
+# machine can deliver well after a fixed pause (issue 37), and then the old slide is measured.
+PRESENT = """slide => { const [h, v] = slide.split('/').map(Number);
+  const top = document.querySelectorAll('.reveal .slides > section')[h];
+  if (!top || !top.classList.contains('present')) return false;
+  const inner = top.querySelectorAll(':scope > section');
+  return v === undefined ? inner.length === 0
+    : !!inner[v] && inner[v].classList.contains('present');
+}"""
 
 # The slide on screen. Layout sizes (offset sizes, computed font sizes) are in the deck's own
 # 1280×720 coordinates; times `scale` they are the pixels the screen shows.
@@ -146,8 +155,8 @@ def measure_deck(page, screenshots: Path | None = None) -> dict[str, dict]:
     slides = {}
     for slide in page.evaluate(LEAF_SLIDES):
         page.evaluate(f"() => {{ location.hash = '#/{slide}'; }}")
-        page.wait_for_timeout(150)  # layout of the new slide
-        page.wait_for_function(MATH_DONE, timeout=20_000)
+        page.wait_for_function(PRESENT, arg=slide, timeout=30_000, polling=50)
+        page.wait_for_function(MATH_DONE, timeout=30_000)
         slides[slide] = page.evaluate(MEASURE)
         if screenshots is not None:
             screenshots.mkdir(parents=True, exist_ok=True)

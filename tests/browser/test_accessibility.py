@@ -20,7 +20,7 @@ from tools import build_book, build_slides
 from tools.build_slides import AssetsUnavailable, build
 
 from .jlab import NOTEBOOKS, browser_required
-from .test_book import DESKTOP, PAGES, PHONE, settle
+from .test_book import DESKTOP, PAGES, PHONE, fits, fitted, settle
 
 pytestmark = [
     pytest.mark.browser,
@@ -72,13 +72,15 @@ def severe(page, context: object = None, run_only: dict = TAGS) -> list[str]:
     return page.evaluate(SEVERE, [context or "html", run_only])
 
 
-def narrowed(page) -> None:
-    """Give the theme's resize handler its time; if it never runs, axe says what scrolls."""
+def narrowed(page, before: int) -> None:
+    """Wait for book.js to refit the page at its new width (it had fitted it `before` times), and
+    give the theme's resize handler its time: a wait on what the page does, however busy the
+    machine (issue 37); if the handler never runs, axe says what scrolls."""
     from playwright.sync_api import TimeoutError as Timeout
 
-    page.wait_for_timeout(400)
+    fitted(page, before)
     try:
-        page.wait_for_function(THEME_TAB_STOPS, timeout=5_000)
+        page.wait_for_function(THEME_TAB_STOPS, timeout=30_000)
     except Timeout:
         pass
 
@@ -109,8 +111,9 @@ def test_every_book_page_meets_wcag_2_1_aa_on_a_desk_and_a_phone(browser, book, 
         page.goto((book / f"{name}.html").as_uri())
         settle(page)
         desk = severe(page)
+        before = fits(page)
         page.set_viewport_size(PHONE)
-        narrowed(page)
+        narrowed(page, before)
         phone = severe(page, run_only=NARROW)
     finally:
         context.close()

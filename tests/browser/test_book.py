@@ -165,6 +165,20 @@ def settle(page) -> None:
         page.wait_for_function(MATH_DONE, timeout=30_000)
     page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=30_000)
     page.wait_for_load_state("networkidle")  # MathJax fetches its fonts as it needs them
+    fitted(page, 0)
+
+
+def fitted(page, after: int) -> None:
+    """Wait until book.js has fitted the page's tables and formulas more than `after` times and
+    nothing is pending (a wait on the page's own word, not a pause: issue 37)."""
+    page.wait_for_function("after => document.documentElement.dataset.bookFit === 'done' && "
+                           "Number(document.documentElement.dataset.bookFits) > after",
+                           arg=after, timeout=30_000)
+
+
+def fits(page) -> int:
+    """How many times book.js has fitted the page so far."""
+    return int(page.evaluate("() => document.documentElement.dataset.bookFits || 0"))
 
 
 def outside(requests: list[str], base: str) -> list[str]:
@@ -182,8 +196,9 @@ def test_page_reads_offline_on_a_desk_and_on_a_phone(browser, site, name):
         typeset = page.locator("main .MathJax_CHTML").count()
         broken = page.locator(".MathJax_Error, .mjx-merror").count()
         raw, columns = page.evaluate(RAW_TEX), page.evaluate(THEME_COLUMNS)
+        before = fits(page)
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(300)  # the theme's narrow layout
+        fitted(page, before)  # refitted at the phone's width (the theme's layout is CSS)
         phone = page.evaluate(OFF_SCREEN)
     finally:
         context.close()
@@ -313,8 +328,7 @@ def test_nothing_scrolls_sideways_on_a_desk_and_little_on_a_phone(browser, site,
     found = {}
     for width, viewport in [("desk", DESKTOP), ("phone", PHONE_390)]:
         with opened(browser, on_disk(site, name), viewport) as (page, _):
-            page.wait_for_timeout(300)  # book.js fits what is too wide once the page is drawn
-            found[width] = page.evaluate(SIDEWAYS)
+            found[width] = page.evaluate(SIDEWAYS)  # opened(): once book.js has fitted it
     desk, phone = found["desk"], found["phone"]
     assert desk == [], f"at 1280 px: {desk}"
     assert [block for block in phone if block["cut"]] == [], f"cut off at 390 px: {phone}"

@@ -111,7 +111,9 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
     )  # the kernel answered the click
     shown = pi_text(order_value(page.locator(PRESENT)))  # the order the control now shows
     assert shown != "(0, 1, 2)" and shown in page.locator(f"{PRESENT} .pp-status").inner_text()
-    page.wait_for_timeout(500)
+    page.wait_for_function(  # the new picture drawn (a wait on the page, not a pause)
+        "sel => [...document.querySelectorAll(sel + ' img')].every(i => i.complete)",
+        arg=PRESENT, timeout=30_000)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
     fit = page.evaluate(FITS, PRESENT)
     assert fit["overflow"] == [0, 0], f"the explorer slide scrolls: {fit}"

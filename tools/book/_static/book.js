@@ -46,12 +46,23 @@
     });
   }
 
+  // The page says where fitting is (for the browser tests, which wait for it instead of a fixed
+  // pause that a busy machine outlasts): data-book-fit "pending" or "done", and data-book-fits,
+  // how many fits have ended.
+  const root = document.documentElement;
+  function fitted() {
+    root.dataset.bookFits = String(Number(root.dataset.bookFits || 0) + 1);
+    root.dataset.bookFit = "done";
+  }
+
   let pending = null;
   function refit() {
     clearTimeout(pending);
+    root.dataset.bookFit = "pending";
     pending = setTimeout(function () {
       fitTables();
-      if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(fitFormulas);
+      if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(fitFormulas, fitted);
+      else fitted();
     }, 100);
   }
 
@@ -59,6 +70,7 @@
   window.addEventListener("load", function () {
     fitTables();
     window.addEventListener("resize", refit);
+    refit();
     if (document.fonts) document.fonts.ready.then(refit); // MathJax's fonts change its widths
     if (!window.MathJax || !MathJax.Hub) return;
     MathJax.Hub.Register.StartupHook("End", function () {
