@@ -105,25 +105,28 @@ VOCAB, CLASSES, N = 6, 4, 5
 POSITIONS = {"learned": np.array([[[0, 2, 3, 5, 6], [1, 2, 4, 6, 7], [0, 1, 2, 3, 4]]] * 2),
              "sinusoidal": np.array([[[0.0, 2, 3, 5, 6], [1, 2, 4, 6, 7], [0, 1, 2, 3, 4]]] * 2),
              "rope": np.arange(N) * 0.5}  # (S, B, n) for a table or sinusoids; (n,) for RoPE
-CASES = ([(scheme, readout, None) for scheme in SCHEMES for readout in ("mean", "last", "rows")]
-         + [(scheme, "mean", positions) for scheme, positions in POSITIONS.items()])
+READS = ("mean", "max", "first", "last", "rows")  # the public READOUTS and the probe's "rows"
+CASES = ([(scheme, readout, None, model.D) for scheme in SCHEMES for readout in READS]
+         + [(scheme, "mean", positions, model.D) for scheme, positions in POSITIONS.items()]
+         + [(scheme, "max", None, 6) for scheme in SCHEMES])  # another width: d = 6
 
 
-def _two_seeds(scheme, readout, rng):
+def _two_seeds(scheme, readout, rng, width=model.D):
     """Weights of two seeds side by side (not copies), three rows of N words each, and labels."""
     params = {k: np.stack([v, v * 0.9 + 0.05]) for k, v in
-              model._init(np.random.default_rng(1), VOCAB, CLASSES, 8, scheme).items()}
+              model._init(np.random.default_rng(1), VOCAB, CLASSES, 8, scheme, width).items()}
     params["b"] = rng.standard_normal(params["b"].shape)  # b starts at 0: make its term count
     ids = rng.integers(0, VOCAB, (2, 3, N))
     labels = rng.integers(0, CLASSES, (2, 3, N - 1) if readout == "rows" else (2, 3))
     return params, ids, labels
 
 
-@pytest.mark.parametrize(("scheme", "readout", "positions"), CASES,
+@pytest.mark.parametrize(("scheme", "readout", "positions", "width"), CASES,
                          ids=lambda v: "given" if isinstance(v, np.ndarray) else str(v))
 def test_the_written_out_backward_pass_matches_finite_differences_for_every_weight(
-        scheme, readout, positions, rng):
-    params, ids, labels = _two_seeds(scheme, readout, rng)
+        scheme, readout, positions, width, rng):
+    params, ids, labels = _two_seeds(scheme, readout, rng, width)
+    assert params["W_Q"].shape == (2, width, width)
     losses, grads = backward._gradients(params, ids, labels, scheme, readout, positions)
     np.testing.assert_allclose(
         losses, model._losses(params, ids, labels, scheme, readout, positions), rtol=1e-13)
@@ -137,7 +140,11 @@ def test_the_written_out_backward_pass_matches_finite_differences_for_every_weig
             u = rng.standard_normal(params[name].shape)
             numeric = (total(params[name] + 1e-6 * u) - total(params[name] - 1e-6 * u)) / 2e-6
             assert np.sum(grads[name] * u) == pytest.approx(numeric, rel=1e-6, abs=1e-9), name
-        assert np.abs(grads[name]).max() > 1e-6, name  # not a vacuous zero
+        if readout == "first" and scheme in ("causal", "alibi") and name in ("W_Q", "W_K"):
+            # under a causal mask the first row attends to itself alone: its scores move nothing
+            np.testing.assert_array_equal(grads[name], 0.0)
+        else:
+            assert np.abs(grads[name]).max() > 1e-6, name  # not a vacuous zero
     if scheme == "learned":  # rows of the table no word sat at get no gradient
         used = np.arange(N) if positions is None else np.unique(positions)
         np.testing.assert_array_equal(np.delete(grads["table"], used, axis=1), 0.0)

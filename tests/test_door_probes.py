@@ -48,6 +48,8 @@ REFUSED = {  # each must be refused with a clear error
         "step_size t": "ex.step_size({h}, 100)",
         "length_curves lengths": "ex.length_curves(test_lens=({h},))",
         "position_probes seeds": "ex.position_probes(True, range({h}))",
+        "who_bites_whom steps": "ex.who_bites_whom(steps={h})",
+        "length_curves width": "ex.length_curves(width={h})",
     }.items()},
     "fmt huge width": "ex.spread([0.5], fmt='{:>10000000000}')",
     "fmt wide": "ex.spread([0.5], fmt='{:>400000000}')",
@@ -71,6 +73,8 @@ REFUSED = {  # each must be refused with a clear error
     "inverse of a long permutation": ("np.arange(10**8)", "pa.inverse_permutation(given)"),
     "inverse of a long list": ("[0] * (3 * 10**7)", "pa.inverse_permutation(given)"),
     "softmax of a long list": ("[0.0] * (3 * 10**7)", "pa.softmax(given)"),
+    "a training budget past a minute": "ex.length_generalisation('rope', 64, 64, "
+                                       "seeds=range(100), steps=2000, width=64)",
     "masked softmax": "pa.softmax(np.ma.array([0.0, 1.0], mask=[0, 1]))",
     "masked X": f"pa.self_attention(np.ma.array(np.ones((3, 8)), mask=np.eye(3, 8)), {W})",
     "influence nudge vanishes": "pa.influence(lambda X: X, [[1e17], [1e17]], nudge=1e-300)",

@@ -304,11 +304,11 @@ def test_spread_prints_the_mean_and_the_range():
         (lambda: ex.length_generalisation(train_max_len=1), ValueError, "train_max_len must be at"),
         (lambda: ex.length_generalisation(test_len=100), ValueError, "test_len must be at most 64"),
         (lambda: ex.length_generalisation(test_len=2.5), TypeError, "test_len must be an integer"),
-        (lambda: ex.length_generalisation(readout="first"), ValueError,
-         "readout must be one of 'mean', 'last'; got 'first'"),
+        (lambda: ex.length_generalisation(readout="median"), ValueError,
+         "readout must be one of 'mean', 'max', 'first', 'last'; got 'median'"),
         (lambda: ex.noun_pairs(seed=True), TypeError, "seed must be an integer; got bool"),
         (lambda: ex.who_bites_whom(None, readout="rows"), ValueError,
-         "readout must be one of 'mean', 'last'; got 'rows'"),
+         "readout must be one of 'mean', 'max', 'first', 'last'; got 'rows'"),
         (lambda: ex.who_bites_whom(None, seeds=range(10**12)), ValueError,
          r"seeds must hold at most 100 seeds here, each of which trains its own model \(so that a "
          r"call takes seconds\); got 1,000,000,000,000"),
@@ -333,6 +333,110 @@ def test_spread_prints_the_mean_and_the_range():
 def test_bad_arguments_get_the_series_messages(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ---- the setup of a trained result: steps, width and read-out, chosen by the caller (issue 38) ---
+
+TRAINERS = {  # every public function that trains, called with steps= and width= of its own
+    "who_bites_whom": lambda **kw: ex.who_bites_whom("rope", seeds=[0], **kw),
+    "length_generalisation": lambda **kw: ex.length_generalisation("rope", seeds=[0], **kw),
+    "length_curves": lambda **kw: ex.length_curves("rope", test_lens=[8], seeds=[0], **kw),
+    "position_probe": lambda **kw: ex.position_probe(True, seed=0, **kw),
+    "position_probes": lambda **kw: ex.position_probes(True, seeds=[0], **kw),
+    "frozen_position_probes": lambda **kw: ex.frozen_position_probes(True, seeds=[0], **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(TRAINERS))
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"steps": 0}, ValueError, "steps must be at least 1; got 0"),
+        ({"steps": 2001}, ValueError, "steps must be at most 2,000; got 2,001"),
+        ({"steps": 100.0}, TypeError, "steps must be an integer; got float 100.0"),
+        ({"steps": True}, TypeError, "steps must be an integer; got bool True"),
+        ({"width": 13}, ValueError, r"width must be even \(RoPE turns q and k pair by pair"),
+        ({"width": 0}, ValueError, "width must be at least 2; got 0"),
+        ({"width": 66}, ValueError, "width must be at most 64; got 66"),
+        ({"width": "12"}, TypeError, "width must be an integer; got str '12'"),
+    ],
+)
+def test_steps_and_width_are_checked_at_the_door_of_every_function_that_trains(
+        name, options, error, message, monkeypatch):
+    monkeypatch.setattr(training, "_train", None)  # a call that got past the door would fail
+    with pytest.raises(error, match=message):
+        TRAINERS[name](**options)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: ex.who_bites_whom(seeds=range(100), steps=2000, width=64),
+     r"steps and width must fit one call's budget \(about a minute of training\) with 100 seeds "
+     r"on rows of up to 3 words; got steps=2,000, width=64: 2\.7× the budget"),
+    (lambda: ex.length_generalisation("rope", 64, 64, seeds=range(20), steps=1000, width=64),
+     r"with 20 seeds on rows of up to 64 words; got steps=1,000, width=64: 4\.5× the budget"),
+    (lambda: ex.position_probes(True, seeds=range(30), steps=2000, width=64),
+     "with 30 seeds on rows of up to 17 words"),
+])
+def test_a_call_over_the_budget_is_refused_before_it_trains(call, message, monkeypatch):
+    monkeypatch.setattr(training, "_train", None)
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_the_series_largest_setting_fits_the_budget():
+    """09 §6 varies steps to 800 and width to 24 on the 20 held-out seeds: inside the door."""
+    assert ex.checks._check_budget(800, 24, list(ex.HELD_OUT), 8) == (800, 24)
+    assert ex.checks._check_budget(800, 24, list(ex.HELD_OUT), 1 + ex.PROBE_LEN) == (800, 24)
+
+
+@pytest.mark.parametrize("name", list(TRAINERS))
+def test_steps_and_width_reach_the_training_of_every_function_that_trains(name, monkeypatch):
+    seen = []
+    real = training._train
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["steps"], kwargs["width"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training, "_train", spy)
+    for module in (ex, probing):
+        monkeypatch.setattr(module, "_train", spy)
+    TRAINERS[name](steps=7, width=6)
+    assert seen == [(7, 6)]
+
+
+def test_a_wider_model_trained_longer_has_weights_of_its_width_and_a_longer_loss_curve():
+    short = ex.who_bites_whom("rope", seeds=[0], steps=10, width=6)
+    assert [len(curve) for curve in short["loss"]] == [3]  # before step 1, after 5, after 10
+    params = short["params"][0]
+    assert params["W_Q"].shape == (6, 6) and params["embed"].shape == (len(ex.NOUNS + ex.VERBS), 5)
+    assert ex.attention(params, "dog bites man", "rope").shape == (3, 3)
+    longer = ex.who_bites_whom("rope", seeds=[0], steps=20, width=6)
+    assert len(longer["loss"][0]) == 5 and longer["loss"][0][0] == short["loss"][0][0]  # one start
+    assert longer["loss"][0][1] != short["loss"][0][1]  # the cosine schedule spans the steps
+
+
+@pytest.fixture(scope="module")
+def pooled(held_out_seeds=ex.HELD_OUT):
+    """who_bites_whom read out by the maximum of Y's rows and by its first row, held-out seeds."""
+    return {(scheme, readout): ex.who_bites_whom(scheme, seeds=held_out_seeds, readout=readout)
+            for scheme in (None, "alibi_symmetric", "causal", "alibi")
+            for readout in ("max", "first")}
+
+
+@pytest.mark.parametrize("scheme", [None, "alibi_symmetric"])
+def test_a_max_pooled_read_out_is_order_free_too_blind_models_stay_blind(pooled, scheme):
+    assert max(pooled[scheme, "max"]["mirrored_accuracy"]) <= 0.5
+
+
+@pytest.mark.parametrize("scheme", ["causal", "alibi"])
+def test_a_max_pooled_read_out_keeps_what_an_order_aware_scheme_learns(pooled, scheme):
+    assert min(pooled[scheme, "max"]["mirrored_accuracy"]) >= 0.95
+
+
+def test_the_first_row_is_a_slot_it_lets_position_into_a_model_without_positions(pooled):
+    mirrored = pooled[None, "first"]["mirrored_accuracy"]
+    assert np.mean(mirrored) >= 0.9 and max(mirrored) == 1.0
 
 
 def test_training_steps_take_the_lengths_in_turn_one_batch_per_seed(monkeypatch):
@@ -420,7 +524,8 @@ def test_length_curves_train_once_and_test_every_length_on_every_seed(monkeypatc
     (lambda: ex.length_curves(test_lens=[8, 100]), ValueError,
      r"test_lens\[i\] must be at most 64"),
     (lambda: ex.length_curves(test_lens=16), TypeError, "test_lens must be a list of row lengths"),
-    (lambda: ex.length_curves(readout="rows"), ValueError, "readout must be one of 'mean', 'last'"),
+    (lambda: ex.length_curves(readout="rows"), ValueError,
+     "readout must be one of 'mean', 'max', 'first', 'last'"),
     (lambda: ex.length_curves("bogus"), ValueError, "scheme must be one of"),
 ])
 def test_length_curves_check_their_arguments_in_the_series_template(call, error, message):

@@ -24,8 +24,13 @@ from .checks import (
     MAX_PROBE_SEEDS,
     MAX_ROW_LEN,
     MAX_SEEDS,
+    MAX_STEPS,
+    MAX_WIDTH,
+    MAX_WORK,
     PROBE_SCHEMES,
     REMEDIES,
+    WORK_PER_STEP,
+    _check_budget,
     _check_fmt,
     _check_lengths,
     _check_numbers,
@@ -52,13 +57,16 @@ from .training import (
 LOSS_EVERY = 5  # who_bites_whom measures the loss on the whole training set every 5 steps
 SEEDS = range(10)  # every result in notebook 09 is over these seeds; the recipe was tuned on them
 HELD_OUT = range(10, 30)  # seeds the recipe never saw: the claims are checked on them too
-READOUTS = ("mean", "last")  # pool the rows of Y by their mean, or read out the last row
+# What the classifier reads of Y: the mean of its rows or their maximum (order-free pools), or
+# one row, the first or the last (slots, which let position in).
+READOUTS = ("mean", "max", "first", "last")
 CURVE_LENGTHS = (8, 12, 16, 24, 32)  # length_curves' test lengths, by default
 TASK_READOUTS = {"first": "mean", "before_last": "last"}  # each task's own read-out, by default
 
 __all__ = [  # the recipe's constants, from the files that use them, then the public functions
     "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
-    "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_PROBE_SEEDS", "MAX_ROW_LEN", "REMEDIES",
+    "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_PROBE_SEEDS", "MAX_ROW_LEN", "MAX_STEPS",
+    "MAX_WIDTH", "MAX_WORK", "WORK_PER_STEP", "REMEDIES",
     "LOSS_EVERY", "SEEDS", "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
     "length_generalisation", "length_curves", "position_probe", "position_probes",
@@ -89,24 +97,30 @@ def step_size(t: int, steps: int = STEPS) -> float:
     return _step_size(t, steps)
 
 
-def who_bites_whom(scheme=None, seeds=SEEDS, readout: str = "mean") -> dict:
+def who_bites_whom(scheme=None, seeds=SEEDS, readout: str = "mean", steps: int = STEPS,
+                   width: int = D) -> dict:
     """Train on "<noun> <verb> <noun>" -> the subject; test on held-out noun pairs, per seed.
 
-    ``readout`` is what the classifier reads of Y: "mean" pools its rows (an order-free
-    read-out: with no positions the model is then blind to order), "last" reads the row of the
-    last word (a read-out that picks a slot, and so lets position in).
+    ``readout`` is what the classifier reads of Y (READOUTS): "mean" pools its rows and "max"
+    takes each feature's largest (order-free read-outs: with no positions the model is then
+    blind to order); "first" and "last" read the row of the first or last word (read-outs that
+    pick a slot, and so let position in). ``steps`` AdamW steps train models of width
+    ``width`` (the width d of X, Q, K and V): a trained result is a result of its setup, and
+    these let it be re-run under another one.
     Each key holds one entry per seed: train_accuracy, test_accuracy, mirrored_accuracy (test
     sentences whose mirror image is in the test set too), loss (the loss on the whole training
-    set at steps 0, LOSS_EVERY, 2·LOSS_EVERY, …, STEPS) and params (the trained weights).
+    set at steps 0, LOSS_EVERY, 2·LOSS_EVERY, …, and after the last step) and params (the
+    trained weights).
     """
     _check_scheme(scheme, {})  # the registry's own check, before any training starts
     seeds = _check_seeds(seeds)
     check_choice("readout", readout, READOUTS)
+    steps, width = _check_budget(steps, width, seeds, 3)
     splits = [{k: _sentences(v) for k, v in _noun_pairs(s).items()} for s in seeds]
     data = {k: [tuple(np.stack(a) for a in zip(*(split[k] for split in splits), strict=True))]
             for k in splits[0]}  # split -> one group: ids (S, N, 3), labels (S, N)
     params, losses = _train(data["train"], scheme, len(NOUNS), len(NOUNS) + len(VERBS), 3,
-                            seeds, readout, every=LOSS_EVERY)
+                            seeds, readout, steps=steps, every=LOSS_EVERY, width=width)
     result = {f"{k}_accuracy": _accuracy(params, v, scheme, readout) for k, v in data.items()}
     return {**result, "loss": losses.tolist(),
             "params": [_unstack(params, s) for s in range(len(seeds))]}
@@ -144,13 +158,15 @@ def attention(params: dict, sentence: str, scheme=None) -> np.ndarray:
 
 
 def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 16,
-                          seeds=SEEDS, readout: str = "mean", remedy=None) -> dict:
+                          seeds=SEEDS, readout: str = "mean", remedy=None, steps: int = STEPS,
+                          width: int = D) -> dict:
     """Copy the first word: train on rows of 2 … train_max_len words, test on rows of test_len.
 
     Each seed draws 400 training rows (the same number of each length) and 200 test rows.
-    ``readout`` "mean" pools the rows of Y by their mean, "last" reads the last row (as a causal
-    language model does). Returns train_accuracy and test_accuracy, one entry per seed. For
-    "learned" the table has max(train_max_len, test_len) rows; rows at positions
+    ``readout`` is one of READOUTS ("last" reads the last row, as a causal language model does);
+    ``steps`` and ``width`` as in :func:`who_bites_whom`. Returns train_accuracy and
+    test_accuracy, one entry per seed. For "learned" the table has max(train_max_len,
+    test_len) rows; rows at positions
     train_max_len and beyond are never used in training, so they keep their start.
 
     ``remedy`` changes the positions, not the weights (both accuracies are measured at the
@@ -169,10 +185,11 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
     train_max_len = _check_row_length("train_max_len", train_max_len)
     test_len = _check_row_length("test_len", test_len)
     check_choice("readout", readout, READOUTS)
+    steps, width = _check_budget(steps, width, seeds, train_max_len)
     vocab = len(NOUNS)
     train, test = _length_rows(seeds, train_max_len, [test_len])  # per length: ids, labels
     params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, test_len), seeds,
-                       readout, randomized=remedy == "randomized")
+                       readout, steps=steps, randomized=remedy == "randomized", width=width)
     squeezed = (np.arange(test_len) * (train_max_len / test_len)
                 if remedy == "interpolation" else None)  # (test_len,)
     return {"train_accuracy": _accuracy(params, train, scheme, readout),
@@ -180,7 +197,8 @@ def length_generalisation(scheme=None, train_max_len: int = 8, test_len: int = 1
 
 
 def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, seeds=SEEDS,
-                  readout=None, train_max_len: int = 8) -> dict:
+                  readout=None, train_max_len: int = 8, steps: int = STEPS,
+                  width: int = D) -> dict:
     """Accuracy against row length: train once on rows of 2 … train_max_len words, then test on
     200 new rows of each length in ``test_lens``, per seed.
 
@@ -190,7 +208,8 @@ def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, see
     "first", the last row for "before_last", where a causal model reads. Each seed draws the
     same rows as :func:`length_generalisation`, so the two tasks differ only in their labels.
     Returns train_accuracy (one entry per seed) and test_accuracy, {length: one entry per
-    seed}. For "learned" the table has max(train_max_len, *test_lens) rows.
+    seed}. For "learned" the table has max(train_max_len, *test_lens) rows. ``readout`` is one
+    of READOUTS; ``steps`` and ``width`` as in :func:`who_bites_whom`.
     """
     _check_scheme(scheme, {})
     check_choice("task", task, tuple(TASKS))
@@ -199,24 +218,28 @@ def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, see
     seeds = _check_seeds(seeds)
     train_max_len = _check_row_length("train_max_len", train_max_len)
     test_lens = _check_lengths("test_lens", test_lens)
+    steps, width = _check_budget(steps, width, seeds, train_max_len)
     vocab = len(NOUNS)
     train, test = _length_rows(seeds, train_max_len, test_lens, task)  # per length: ids, labels
     params, _ = _train(train, scheme, vocab, vocab, max(train_max_len, *test_lens), seeds,
-                       readout)
+                       readout, steps=steps, width=width)
     return {"train_accuracy": _accuracy(params, train, scheme, readout),
             "test_accuracy": {n: _accuracy(params, [group], scheme, readout)
                               for n, group in zip(test_lens, test, strict=True)}}
 
 
-def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None) -> dict:
+def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None,
+                   steps: int = PROBE_STEPS, width: int = D) -> dict:
     """Can one attention head say where each word is? One seed.
 
     Rows are a start token (or, with ``start=False``, a first noun whose row is not read),
     then PROBE_LEN random nouns; the model (one head, no positional scheme, the causal mask if
     ``causal``) reads each noun's row of Y through a linear layer and names its position,
-    0 … PROBE_LEN − 1. Trained end to end (PROBE_STEPS AdamW steps, 400 rows); measured on 200
-    new rows. ``scheme``: one of PROBE_SCHEMES instead of no positions (with its own mask, so
-    ``causal`` stays False): do offsets alone, on a finite row, name absolute positions?
+    0 … PROBE_LEN − 1. Trained end to end (``steps`` AdamW steps, PROBE_STEPS by default, 400
+    rows, models of width ``width``); measured on 200 new rows. The read-out is every row (the
+    probe names each word's position), so it takes no ``readout``. ``scheme``: one of
+    PROBE_SCHEMES instead of no positions (with its own mask, so ``causal`` stays False): do
+    offsets alone, on a finite row, name absolute positions?
     Returns train_accuracy, test_accuracy, constant_accuracy (on rows of one noun repeated)
     and per_position (test accuracy at each position). :func:`position_probes` trains several
     seeds side by side.
@@ -225,22 +248,28 @@ def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None)
     ['constant_accuracy', 'per_position', 'test_accuracy', 'train_accuracy']
     """
     chosen, start = _check_probe(causal, start, scheme)
-    return {k: v[0] for k, v in _probe(chosen, [check_int("seed", seed, minimum=0)],
-                                       start).items()}
+    seeds = [check_int("seed", seed, minimum=0)]
+    steps, width = _check_budget(steps, width, seeds, 1 + PROBE_LEN)
+    return {k: v[0] for k, v in _probe(chosen, seeds, start, steps, width).items()}
 
 
-def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None) -> dict:
+def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None,
+                    steps: int = PROBE_STEPS, width: int = D) -> dict:
     """:func:`position_probe` for several seeds, trained side by side: one entry per seed."""
     chosen, start = _check_probe(causal, start, scheme)
-    return _probe(chosen, _check_seeds(seeds, MAX_PROBE_SEEDS), start)
+    seeds = _check_seeds(seeds, MAX_PROBE_SEEDS)
+    steps, width = _check_budget(steps, width, seeds, 1 + PROBE_LEN)
+    return _probe(chosen, seeds, start, steps, width)
 
 
-def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dict:
+def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True, steps: int = STEPS,
+                           width: int = D, readout: str = "mean") -> dict:
     """Does a trained head know where each word is? A probe of a frozen model, per seed.
 
     A head without positions (the causal mask if ``causal``) is trained on a task that never
     asks for position: copy the first noun of a probe row (the start token, or without
-    ``start`` one more noun, then PROBE_LEN nouns), read by the mean of Y's rows. Then it is
+    ``start`` one more noun, then PROBE_LEN nouns), read by ``readout`` (the mean of Y's rows
+    by default; ``steps`` and ``width`` as in :func:`who_bites_whom`). Then it is
     frozen, and a linear probe (ridge least squares, Haviv et al. fitted theirs to frozen
     language models) is fitted to its output rows on 400 rows to name each noun's position,
     and tested on 400 new rows. Returns task_accuracy (the task, on new rows), probe_accuracy,
@@ -249,7 +278,10 @@ def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True) -> dic
     position that is there.
     """
     chosen, start = _check_probe(causal, start, None)
-    return _frozen_probe(chosen, _check_seeds(seeds, MAX_PROBE_SEEDS), start)
+    seeds = _check_seeds(seeds, MAX_PROBE_SEEDS)
+    check_choice("readout", readout, READOUTS)
+    steps, width = _check_budget(steps, width, seeds, 1 + PROBE_LEN)
+    return _frozen_probe(chosen, seeds, start, steps, width, readout)
 
 
 def climbs_back(loss) -> bool:

@@ -27,20 +27,25 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
     dz = (_softmax(z) - _one_hot(y, z.shape[-1])) / y.shape[1]  # (S, N, classes)
     dH = dz @ params["W_out"].swapaxes(-1, -2)  # (S, N, d)
     dQ, dK, dV, dS = _attention_gradient(f["Q"], f["K"], f["V"], f["A"],
-                                         _read_gradient(dH, f["Y"].shape, readout))
+                                         _read_gradient(dH, f["Y"], readout))
     if scheme == "rope":  # a turn by p is undone by the turn by −p (its transpose)
         dQ, dK = _rotate(dQ, -f["p"]), _rotate(dK, -f["p"])
     return _cross_entropy(z, y), {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1),
                                   **_input_gradients(params, f, ids, dQ, dK, dV, dS, scheme)}
 
 
-def _read_gradient(dH, shape, readout: str):
-    """∂L/∂Y (shape (S, B, n, d)) from ∂L/∂H (S, N, d), H what :func:`_read` read of Y."""
+def _read_gradient(dH, Y, readout: str):
+    """∂L/∂Y (Y's shape (S, B, n, d)) from ∂L/∂H (S, N, d), H what :func:`_read` read of Y."""
+    shape = Y.shape
     S, B, n, d = shape
     if readout == "mean":  # every row of Y gets 1/n of its mean's gradient
         return np.broadcast_to(dH.reshape(S, B, 1, d) / n, shape)
     dY = np.zeros(shape)  # the rows read get theirs, the others none
-    read = (slice(1, None) if readout == "rows" else -1)  # rows 1 … n − 1, or the last
+    if readout == "max":  # each feature's gradient goes to the row where it is largest
+        np.put_along_axis(dY, np.argmax(Y, axis=-2)[..., None, :], dH.reshape(S, B, 1, d),
+                          axis=-2)
+        return dY
+    read = {"rows": slice(1, None), "first": 0, "last": -1}[readout]  # rows 1 … n − 1, or one
     dY[..., read, :] = dH.reshape(dY[..., read, :].shape)
     return dY
 

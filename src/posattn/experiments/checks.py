@@ -21,6 +21,31 @@ MAX_PROBE_SEEDS = 30  # a probe's models are larger: 30 seeds take about six sec
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
 REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
 PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
+MAX_STEPS = 2000  # AdamW steps: the series trains 100 (200 for the probe) and varies 100 … 800
+MAX_WIDTH = 64  # the model's width d: the series uses 12 and varies 8 … 24
+# A call's work: seeds × steps × (WORK_PER_STEP + n·(n + d)·d), n the longest training row and d
+# the width (a step's fixed cost, then its scores and projections). Measured on one core: about
+# 25 ns a unit, so MAX_WORK is about a minute. The series' largest call (20 seeds × 800 steps,
+# rows of up to 8 words, width 24) is a sixth of it.
+WORK_PER_STEP = 20_000
+MAX_WORK = 24 * 10**8
+
+
+def _check_budget(steps, width, seeds, longest: int) -> tuple[int, int]:
+    """steps (1 … MAX_STEPS) and an even width (2 … MAX_WIDTH), and their work with these seeds
+    and rows of at most ``longest`` words within MAX_WORK."""
+    steps = check_int("steps", steps, maximum=MAX_STEPS)
+    width = check_int("width", width, minimum=2, maximum=MAX_WIDTH)
+    if width % 2:
+        raise ValueError(f"width must be even (RoPE turns q and k pair by pair, and sinusoidal "
+                         f"positions come in sine–cosine pairs); got {width}.")
+    work = len(seeds) * steps * (WORK_PER_STEP + longest * (longest + width) * width)
+    if work > MAX_WORK:
+        raise ValueError(f"steps and width must fit one call's budget (about a minute of training) "
+                         f"with {len(seeds)} seeds on rows of up to {longest} words; got "
+                         f"steps={steps:,}, width={width}: {work / MAX_WORK:.1f}× the budget. Use "
+                         "fewer steps or seeds, or a smaller width.")
+    return steps, width
 
 
 def _check_seeds(seeds, most: int = MAX_SEEDS) -> list[int]:

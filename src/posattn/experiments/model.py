@@ -17,18 +17,18 @@ from ..attention import _attention, _project
 from ..positions import RELATIVE_CLIP, SCHEMES, _sinusoids
 from ..rope import _rotate
 
-D = 12  # the width d of X and of Q, K, V
+D = 12  # the width d of X and of Q, K, V, by default (the public functions take width=)
 
 
-def _init(rng, vocab: int, classes: int, max_len: int, scheme) -> dict:
-    """One seed's small random weights: entries of X and of Q, K, V start of order 1."""
-    scale = 1.0 / math.sqrt(D)
-    params = {"embed": rng.normal(0.0, 1.0, (vocab, D - 1)),  # (vocab, d − 1); X adds a 1
-              "W_out": rng.normal(0.0, scale, (D, classes)), "b": np.zeros(classes)}
+def _init(rng, vocab: int, classes: int, max_len: int, scheme, d: int = D) -> dict:
+    """One seed's small random weights of width d: entries of X and of Q, K, V start of order 1."""
+    scale = 1.0 / math.sqrt(d)
+    params = {"embed": rng.normal(0.0, 1.0, (vocab, d - 1)),  # (vocab, d − 1); X adds a 1
+              "W_out": rng.normal(0.0, scale, (d, classes)), "b": np.zeros(classes)}
     for name in ("W_Q", "W_K", "W_V"):
-        params[name] = rng.normal(0.0, scale, (D, D))  # (d, d)
+        params[name] = rng.normal(0.0, scale, (d, d))  # (d, d)
     if scheme == "learned":  # the same spread as learned_positions; rows never used get no gradient
-        params["table"] = rng.normal(0.0, 1.0 / math.sqrt(2.0), (max_len, D))  # (max_len, d)
+        params["table"] = rng.normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))  # (max_len, d)
     if scheme == "relative":  # one bias per offset −k … k, the spread of the scores at the start
         params["table"] = rng.normal(0.0, scale, 2 * RELATIVE_CLIP + 1)  # (2k + 1,)
     return params
@@ -56,7 +56,7 @@ def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
         X = X + (params["table"][:, None, :n] if positions is None
                  else params["table"][seed, positions])
     if scheme == "sinusoidal":  # X + E_p, at positions 0 … n − 1 or at the given ones
-        X = X + _sinusoids(np.arange(n) if positions is None else positions, D)
+        X = X + _sinusoids(np.arange(n) if positions is None else positions, X.shape[-1])
     mask = bias = None
     if scheme in (None, "learned", "sinusoidal", "rope"):
         Q, K, V = _project(X, *W)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
@@ -72,11 +72,17 @@ def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
 
 
 def _read(Y, readout: str = "mean"):
-    """What the classifier reads of Y (S, B, n, d): the mean of its rows, its last row (S, B, d),
-    or ("rows") every row but the first, the start token's (S, B, n − 1, d)."""
+    """What the classifier reads of Y (S, B, n, d): the mean of its rows, their maximum feature
+    by feature, its first row or its last row (S, B, d); or ("rows") every row but the first,
+    the start token's (S, B, n − 1, d). Mean and max are order-free (a reordering of the rows
+    changes neither); the first and last rows are slots, and so let position in."""
     if readout == "rows":
         return Y[..., 1:, :]
-    return Y.mean(axis=-2) if readout == "mean" else Y[..., -1, :]
+    if readout == "mean":
+        return Y.mean(axis=-2)
+    if readout == "max":
+        return Y.max(axis=-2)
+    return Y[..., 0 if readout == "first" else -1, :]
 
 
 def _output(params: dict, H):
@@ -85,7 +91,7 @@ def _output(params: dict, H):
 
 
 def _logits(params: dict, ids, scheme=None, readout: str = "mean", positions=None):
-    """Class scores (S, B, classes) from the mean of Y's rows, or from its last row;
+    """Class scores (S, B, classes) from what the read-out takes of Y (:func:`_read`);
     readout "rows": scores for every row but the first, (S, B, n − 1, classes)."""
     H = _read(_forward(params, ids, scheme, positions)["Y"], readout)
     return _output(params, _by_seed(H)).reshape(*H.shape[:-1], -1)

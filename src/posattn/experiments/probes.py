@@ -9,7 +9,7 @@ import numpy as np
 from ..positions import _sinusoids
 from .model import D, _forward, _logits
 from .tasks import NOUNS, PROBE_LEN, _probe_rows
-from .training import _accuracy, _train
+from .training import STEPS, _accuracy, _train
 
 PROBE_STEPS = 200  # AdamW steps of the probe, trained end to end
 RIDGE = 1e-3  # the frozen probe's ridge λ: a least-squares fit that stays defined
@@ -20,7 +20,7 @@ def _probe_hits(params: dict, ids, labels, scheme) -> np.ndarray:
     return np.argmax(_logits(params, ids, scheme, "rows"), axis=-1) == labels
 
 
-def _probe(scheme, seeds, start: bool = True) -> dict:
+def _probe(scheme, seeds, start: bool = True, steps: int = PROBE_STEPS, width: int = D) -> dict:
     """Train the probe on seeds side by side; accuracies per seed (and per position)."""
     per_seed, vocab = [], len(NOUNS)
     for s in seeds:
@@ -31,7 +31,7 @@ def _probe(scheme, seeds, start: bool = True) -> dict:
     train, test, constant = ((np.stack([rows[k][0] for rows in per_seed]),
                               np.stack([rows[k][1] for rows in per_seed])) for k in range(3))
     params, _ = _train([train], scheme, PROBE_LEN, len(NOUNS) + 1, 1 + PROBE_LEN, seeds,
-                       "rows", steps=PROBE_STEPS)
+                       "rows", steps=steps, width=width)
     hits = {k: _probe_hits(params, *rows, scheme)
             for k, rows in (("train", train), ("test", test), ("constant", constant))}
     return {"train_accuracy": hits["train"].mean(axis=(1, 2)).tolist(),
@@ -51,20 +51,24 @@ def _linear_probe(H, labels, H_new, classes: int):
     return np.argmax(F_new @ W, axis=-1)  # (S, M)
 
 
-def _frozen_probe(scheme, seeds, start: bool = True) -> dict:
+def _frozen_probe(scheme, seeds, start: bool = True, steps: int = STEPS, width: int = D,
+                  readout: str = "mean") -> dict:
     """Train a head on a task that never asks for position (copy the first noun of a probe row,
-    read by the mean of Y's rows), freeze it, then fit a linear probe to its output rows to
-    name each noun's position. Accuracies per seed: the task's, and the probe's on new rows."""
+    read by ``readout``, the mean of Y's rows by default), freeze it, then fit a linear probe
+    to its output rows to name each noun's position. Accuracies per seed: the task's, and the
+    probe's on new rows."""
     per_seed, vocab = [], len(NOUNS)
     for s in seeds:
         rng = np.random.default_rng([s, 6])  # the rows: their own stream
         per_seed.append([_probe_rows(rng, 400, vocab, start=start) for _ in range(3)])
     rows = [np.stack([rows[k][0] for rows in per_seed]) for k in range(3)]  # task, fit, test
     first = [(ids, ids[..., 1]) for ids in rows]  # the task: the first noun after the start
-    params, _ = _train([first[0]], scheme, vocab, vocab + 1, 1 + PROBE_LEN, seeds)
+    params, _ = _train([first[0]], scheme, vocab, vocab + 1, 1 + PROBE_LEN, seeds, readout,
+                       steps=steps, width=width)
     Y = [_forward(params, ids, scheme)["Y"][..., 1:, :] for ids in rows[1:]]  # frozen: fit, test
-    E = _sinusoids(np.arange(1, 1 + PROBE_LEN), D)  # the control: Y + E_p, positions in a residual
-    return {"task_accuracy": _accuracy(params, [first[2]], scheme),
+    # the control: Y + E_p, positions in a residual stream
+    E = _sinusoids(np.arange(1, 1 + PROBE_LEN), width)
+    return {"task_accuracy": _accuracy(params, [first[2]], scheme, readout),
             "probe_accuracy": _named(*Y), "control_accuracy": _named(*(y + E for y in Y))}
 
 

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .backward import _gradients
-from .model import _init, _logits, _losses
+from .model import D, _init, _logits, _losses
 
 BATCH, STEPS = 32, 100  # sentences per step, AdamW steps (both tasks)
 LEARNING_RATE = 0.04  # the first step size; a cosine schedule takes it down to 0 at the last step
@@ -42,8 +42,9 @@ def _random_positions(rngs, rows: int, n: int, max_len: int) -> np.ndarray:
 
 
 def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readout: str = "mean",
-           steps: int = STEPS, every: int = 0, randomized: bool = False):
-    """AdamW for every seed at once; returns the stacked params and the losses (S, points).
+           steps: int = STEPS, every: int = 0, randomized: bool = False, width: int = D):
+    """AdamW for every seed at once, ``steps`` steps of models of width ``width``; returns the
+    stacked params and the losses (S, points).
 
     ``groups`` holds, per sentence length, ids (S, N, n) and labels (S, N): each seed's own
     sentences of that length. Step t trains on the group t mod len(groups) (lengths in turn),
@@ -53,7 +54,7 @@ def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readou
     positions of 0 … max_len − 1, in order (Ruoss et al. 2023), from a third stream per seed.
     """
     rngs = [np.random.default_rng([s, 1]) for s in seeds]  # each seed: weights, then batches
-    inits = [_init(rng, vocab, classes, max_len, scheme) for rng in rngs]
+    inits = [_init(rng, vocab, classes, max_len, scheme, width) for rng in rngs]
     params = {k: np.stack([p[k] for p in inits]) for k in inits[0]}  # (S, …) each
     state, losses = {}, []
     position_rngs = [np.random.default_rng([s, 3]) for s in seeds]  # used when randomized only
