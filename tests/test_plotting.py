@@ -193,3 +193,27 @@ def test_weighted_sum_draws_a_wide_figure_with_equal_units():
     assert width / height >= 1.5
     assert ax.get_aspect() == 1.0 and ax.get_adjustable() == "datalim"
     plt.close("all")
+
+
+def test_a_curve_equal_to_one_drawn_before_it_stays_visible_and_names_its_twin():
+    """alibi and its symmetric variant tie on notebook 09's second task: the second curve would
+    hide under the first; it is drawn with crosses, thinner, on top, and the legend says so."""
+    same = [[0.75, 0.5], [0.8, 0.4]]
+    curves = {"alibi": same, "alibi_symmetric": [row[:] for row in same], "rope": [[0.7, 0.5]]}
+    ax = plotting.accuracy_bands(curves, [8, 32], reference=(0.1, "guessing"))
+    alibi, twin, rope, _ = ax.get_lines()
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:3] == [
+        "alibi", "alibi_symmetric (= alibi)", "rope"]
+    assert (alibi.get_marker(), twin.get_marker(), rope.get_marker()) == ("o", "x", "o")
+    assert twin.get_zorder() > alibi.get_zorder() and twin.get_linewidth() < alibi.get_linewidth()
+    assert twin.get_ydata().tolist() == alibi.get_ydata().tolist()
+    plt.close(ax.figure)
+
+
+def test_accuracy_bands_name_what_the_accuracy_is_measured_against():
+    ax = plotting.accuracy_bands({"learned": [[0.8, 0.3]]}, [100, 800],
+                                 reference=(0.1, "guessing"), xlabel="training steps")
+    assert ax.get_xlabel() == "training steps" and list(ax.get_xticks()) == [100, 800]
+    plt.close(ax.figure)
+    with pytest.raises(TypeError, match="xlabel must be a string; got int 3"):
+        plotting.accuracy_bands({"learned": [[0.8]]}, [100], reference=(0.1, "g"), xlabel=3)

@@ -341,11 +341,18 @@ def _weighted_sum(V, alpha, order, labels, ax, title):
 
 def _bands(ax, runs, x, dashed, marker=None) -> None:
     """Per label: the mean over seeds (a line) and the band from the lowest to the highest seed
-    at each point (shaded); runs maps a label to (seeds, points)."""
+    at each point (shaded); runs maps a label to (seeds, points). A curve equal to one drawn
+    before it would hide under it: it is drawn thinner, with crosses, its legend naming the twin."""
+    drawn = {}
     for label, curve in runs.items():  # curve: (seeds, points)
         at = np.arange(curve.shape[1]) if x is None else x
-        [line] = ax.plot(at, curve.mean(axis=0), label=label, marker=marker,
-                         linestyle="--" if label in dashed else "-")
+        twin = next((k for k, c in drawn.items() if np.array_equal(c, curve)), None)
+        style = {} if twin is None else {"marker": "x", "markersize": 9, "linewidth": 1,
+                                         "zorder": 3, "label": f"{label} (= {twin})"}
+        [line] = ax.plot(at, curve.mean(axis=0), **{"label": label, "marker": marker,
+                                                    "linestyle": "--" if label in dashed else "-",
+                                                    **style})
+        drawn.setdefault(label, curve)
         ax.fill_between(at, curve.min(axis=0), curve.max(axis=0), color=line.get_color(),
                         alpha=0.2, linewidth=0)
 
@@ -507,21 +514,25 @@ def loss_bands(curves, steps=None, *, dashed=(), title=None, ax=None):
     return ax
 
 
-def accuracy_bands(curves, lengths, *, reference, dashed=(), title=None, ax=None):
+def accuracy_bands(curves, lengths, *, reference, dashed=(), title=None, ax=None,
+                   xlabel="words in a test row"):
     """Accuracy against row length over seeds: per label, the mean over seeds as a line and a
     band from the lowest to the highest seed; a dotted reference line; returns the Axes.
 
     ``curves`` maps a label to one row of accuracies per seed, (seeds, len(lengths)), each a
-    fraction from 0 to 1; ``lengths`` are the row lengths tested; ``reference`` is
-    ``(value, label)``, e.g. what no positions reach; labels in ``dashed`` get dashed lines.
+    fraction from 0 to 1; ``lengths`` are the row lengths tested (or another setting the
+    accuracies are measured against, named by ``xlabel``, such as training steps);
+    ``reference`` is ``(value, label)``, e.g. what no positions reach; labels in ``dashed`` get
+    dashed lines.
     """
     runs, lengths, dashed = _check_bands(curves, lengths, dashed)
     line, line_label = _check_reference(reference)
     title = _check_text("title", title)
+    xlabel = _check_text("xlabel", xlabel, optional=False)
     ax = _axes(_check_ax(ax), (8, 3.6))
     _bands(ax, runs, lengths, dashed, marker="o")
     ax.axhline(line, color="black", linestyle=":", label=line_label)
-    ax.set(xlabel="words in a test row", ylabel="accuracy", ylim=(0, 1.05), title=title or "")
+    ax.set(xlabel=xlabel, ylabel="accuracy", ylim=(0, 1.05), title=title or "")
     every = -(-len(lengths) // MAX_LENGTH_LABELS)  # a label on every length, or every 2nd, …
     ax.set_xticks(lengths[::every])
     ax.set_xticks(lengths, minor=True)

@@ -14,7 +14,9 @@ that changes the positions a model sees, notebook 10). A third, :func:`position_
 position out of every row of Y (notebook 10: does a model without positions know where it is?).
 """
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -41,7 +43,7 @@ from .checks import (
     _check_seeds,
 )
 from .model import D, _unstack
-from .probes import PROBE_STEPS, _frozen_probe, _probe
+from .probes import FROZEN_TASKS, PROBE_STEPS, _frozen_probe, _probe
 from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _length_rows, _noun_pairs, _sentences
 from .training import (
     BATCH,
@@ -66,11 +68,11 @@ TASK_READOUTS = {"first": "mean", "before_last": "last"}  # each task's own read
 __all__ = [  # the recipe's constants, from the files that use them, then the public functions
     "NOUNS", "VERBS", "START", "PROBE_LEN", "D", "BATCH", "STEPS", "LEARNING_RATE", "WEIGHT_DECAY",
     "DECAYED", "PROBE_STEPS", "MAX_SEEDS", "MAX_PROBE_SEEDS", "MAX_ROW_LEN", "MAX_STEPS",
-    "MAX_WIDTH", "MAX_WORK", "WORK_PER_STEP", "REMEDIES",
+    "MAX_WIDTH", "MAX_WORK", "WORK_PER_STEP", "REMEDIES", "FROZEN_TASKS",
     "LOSS_EVERY", "SEEDS", "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
     "length_generalisation", "length_curves", "position_probe", "position_probes",
-    "frozen_position_probes", "climbs_back", "spread"]
+    "frozen_position_probes", "setup_grid", "climbs_back", "spread"]
 
 
 def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
@@ -263,25 +265,58 @@ def position_probes(causal: bool, seeds=SEEDS, start: bool = True, scheme=None,
 
 
 def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True, steps: int = STEPS,
-                           width: int = D, readout: str = "mean") -> dict:
+                           width: int = D, readout=None, task: str = "first") -> dict:
     """Does a trained head know where each word is? A probe of a frozen model, per seed.
 
-    A head without positions (the causal mask if ``causal``) is trained on a task that never
-    asks for position: copy the first noun of a probe row (the start token, or without
-    ``start`` one more noun, then PROBE_LEN nouns), read by ``readout`` (the mean of Y's rows
-    by default; ``steps`` and ``width`` as in :func:`who_bites_whom`). Then it is
-    frozen, and a linear probe (ridge least squares, Haviv et al. fitted theirs to frozen
-    language models) is fitted to its output rows on 400 rows to name each noun's position,
-    and tested on 400 new rows. Returns task_accuracy (the task, on new rows), probe_accuracy,
-    and control_accuracy: the same probe on the same rows plus sinusoidal positions (what a
-    residual stream with positions at the input carries), which shows the probe can read a
-    position that is there.
+    A head without positions (the causal mask if ``causal``) is trained on probe rows (the
+    start token, or without ``start`` one more noun, then PROBE_LEN nouns) for a task of
+    FROZEN_TASKS: "first", copy the first noun, read by ``readout`` (the mean of Y's rows by
+    default; one of READOUTS), a task that never asks where the other nouns are; or "half", at
+    each noun's row of Y say which half of the row the noun is in (positions 0–7 or 8–15), a
+    task that asks for position, coarsely, so every row is read and it takes no ``readout``.
+    ``steps`` and ``width`` as in :func:`who_bites_whom`. Then the head is frozen, and a
+    linear probe (linear discriminant analysis: class means, one shared covariance) is fitted
+    to its output rows on 400 rows to name each noun's exact position, and tested on 400 new
+    rows, as Haviv et al. probed frozen language models. Returns task_accuracy (the task, on
+    new rows), probe_accuracy, and control_accuracy: the same probe on the same rows plus
+    sinusoidal positions (what a residual stream with positions at the input carries), which
+    shows the probe can read a position that is there.
     """
     chosen, start = _check_probe(causal, start, None)
     seeds = _check_seeds(seeds, MAX_PROBE_SEEDS)
-    check_choice("readout", readout, READOUTS)
+    check_choice("task", task, tuple(FROZEN_TASKS))
+    if task == "half" and readout is not None:
+        raise ValueError(f"readout must be None with task 'half': each noun's row names its own "
+                         f"half, so every row is read; got {readout!r:.60}. Leave readout out.")
+    readout = "rows" if task == "half" else "mean" if readout is None else readout
+    if task == "first":
+        check_choice("readout", readout, READOUTS)
     steps, width = _check_budget(steps, width, seeds, 1 + PROBE_LEN)
-    return _frozen_probe(chosen, seeds, start, steps, width, readout)
+    return _frozen_probe(chosen, seeds, start, steps, width, readout, task)
+
+
+def setup_grid() -> dict:
+    """Notebook 09 §6's grid: accuracy on long rows against training steps and width, stored.
+
+    For each task of :func:`length_curves` and each scheme (and "none", no positions), trained on
+    rows of 2–8 words at every number of steps in "steps" and every width in "widths", one model
+    per held-out seed ("seeds", HELD_OUT): "accuracy"[task][label][(steps, width)][length], one
+    entry per seed, at each test length in "lengths". The grid takes minutes to train, so it is
+    stored with the package (made by ``python -m tools.setup_grid``); every entry is what
+    ``length_curves(scheme, task, seeds=HELD_OUT, steps=…, width=…)["test_accuracy"][length]``
+    returns, and the tests train cells of it again to check that.
+
+    >>> grid = setup_grid()
+    >>> grid["steps"], grid["widths"], grid["lengths"]
+    ([100, 200, 400, 800], [8, 12, 24], [8, 16, 32])
+    """
+    grid = json.loads(Path(__file__).with_name("setup_grid.json").read_text(encoding="utf-8"))
+    grid["accuracy"] = {task: {label: {tuple(map(int, setup.split(","))):
+                                       {int(n): a for n, a in by_length.items()}
+                                       for setup, by_length in by_setup.items()}
+                               for label, by_setup in by_label.items()}
+                        for task, by_label in grid["accuracy"].items()}
+    return grid
 
 
 def climbs_back(loss) -> bool:
