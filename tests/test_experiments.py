@@ -344,6 +344,8 @@ TRAINERS = {  # every public function that trains, called with steps= and width=
     "position_probe": lambda **kw: ex.position_probe(True, seed=0, **kw),
     "position_probes": lambda **kw: ex.position_probes(True, seeds=[0], **kw),
     "frozen_position_probes": lambda **kw: ex.frozen_position_probes(True, seeds=[0], **kw),
+    "frozen_position_probes, half": lambda **kw: ex.frozen_position_probes(True, seeds=[0],
+                                                                           task="half", **kw),
 }
 
 
@@ -569,7 +571,30 @@ def test_frozen_after_another_task_a_causal_head_barely_names_positions_the_cont
         assert np.mean(r["control_accuracy"]) > 0.7
 
 
-def test_the_linear_probe_is_ridge_least_squares_and_names_separable_classes():
+@pytest.mark.parametrize("seeds", [ex.SEEDS, ex.HELD_OUT], ids=["seeds 0-9", "held out 10-29"])
+def test_frozen_after_a_task_that_asks_for_position_a_causal_head_names_every_position(seeds):
+    """The second frozen task asks which half of the row each noun is in: the causal head
+    learns it from its start token, and its frozen rows then name the exact position, far
+    above the head frozen after copying the first noun; a bidirectional head cannot learn it
+    (notebook 10)."""
+    half = ex.frozen_position_probes(True, seeds=seeds, task="half")
+    first = ex.frozen_position_probes(True, seeds=seeds)
+    blind = ex.frozen_position_probes(False, seeds=seeds, task="half")
+    assert min(half["task_accuracy"]) >= 0.95
+    assert min(half["probe_accuracy"]) > 0.75 > 0.25 > max(first["probe_accuracy"])
+    assert max(blind["task_accuracy"]) < 0.55  # order-blind: a coin toss between the halves
+    assert np.mean(blind["probe_accuracy"]) < 1.3 / ex.PROBE_LEN
+
+
+def test_the_frozen_tasks_label_the_first_noun_or_each_nouns_half():
+    ids, _ = tasks._probe_rows(np.random.default_rng(0), 3, 12)
+    np.testing.assert_array_equal(probing._task(ids[None], "first"), ids[None, :, 1])
+    halves = probing._task(ids[None], "half")  # (1, 3, 16)
+    assert halves.shape == (1, 3, ex.PROBE_LEN)
+    assert (halves[..., :8] == 0).all() and (halves[..., 8:] == 1).all()
+
+
+def test_the_linear_probe_names_separable_classes():
     rng = np.random.default_rng(0)
     centres = 3.0 * rng.normal(size=(4, 5))  # four classes, far apart in 5 features
     labels = rng.integers(0, 4, (2, 200))  # two "seeds"
@@ -577,10 +602,22 @@ def test_the_linear_probe_is_ridge_least_squares_and_names_separable_classes():
     new_labels = rng.integers(0, 4, (2, 50))
     H_new = centres[new_labels] + 0.1 * rng.normal(size=(2, 50, 5))
     np.testing.assert_array_equal(probing._linear_probe(H, labels, H_new, 4), new_labels)
-    F = np.concatenate([H[0], np.ones((200, 1))], axis=1)  # one seed against numpy's lstsq
-    W = np.linalg.lstsq(F, np.eye(4)[labels[0]], rcond=None)[0]
-    F_new = np.concatenate([H_new[0], np.ones((50, 1))], axis=1)
-    np.testing.assert_array_equal(np.argmax(F_new @ W, axis=1), new_labels[0])
+
+
+def test_the_linear_probe_names_classes_along_a_line_that_least_squares_masks():
+    """16 positions one after another along one feature, as a count is: linear discriminant
+    analysis names nearly all; a least-squares fit to one-hot targets, also linear, masks the
+    middle ones (Hastie et al. 2009, §4.2), so it would miss a position that is there."""
+    rng = np.random.default_rng(1)
+    labels, new_labels = rng.integers(0, 16, (1, 1600)), rng.integers(0, 16, (1, 400))
+    H, H_new = (np.stack([c / 16 + 0.005 * rng.normal(size=c.shape),
+                          rng.normal(size=c.shape)], axis=-1) for c in (labels, new_labels))
+    named = probing._linear_probe(H, labels, H_new, 16)
+    assert np.mean(named == new_labels) > 0.95
+    F = np.concatenate([H[0], np.ones((1600, 1))], axis=1)  # least squares, numpy's lstsq
+    W = np.linalg.lstsq(F, np.eye(16)[labels[0]], rcond=None)[0]
+    F_new = np.concatenate([H_new[0], np.ones((400, 1))], axis=1)
+    assert np.mean(np.argmax(F_new @ W, axis=1) == new_labels[0]) < 0.4
 
 
 def test_a_probe_with_a_scheme_trains_that_scheme(monkeypatch):
@@ -702,6 +739,13 @@ def test_the_positions_a_remedy_gives_reach_the_schemes_kernels():
         (lambda: ex.frozen_position_probes("yes"), TypeError, "causal must be True or False"),
         (lambda: ex.frozen_position_probes(True, seeds=[]), ValueError,
          "seeds must be a non-empty"),
+        (lambda: ex.frozen_position_probes(True, task="middle"), ValueError,
+         "task must be one of 'first', 'half'; got 'middle'"),
+        (lambda: ex.frozen_position_probes(True, task="half", readout="mean"), ValueError,
+         r"readout must be None with task 'half': each noun's row names its own half, so every "
+         r"row is read; got 'mean'\. Leave readout out\."),
+        (lambda: ex.frozen_position_probes(True, readout="rows"), ValueError,
+         "readout must be one of 'mean', 'max', 'first', 'last'; got 'rows'"),
         (lambda: ex.position_probe(True, scheme="rope"), ValueError,
          "causal must be False with scheme 'rope': the scheme brings its own mask"),
     ],
