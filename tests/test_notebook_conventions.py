@@ -7,11 +7,14 @@ does not: the series is complete, navigable, presentable and saved executed.
 import importlib
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tests.answers import is_exercise, placeholders
+from tools import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -181,13 +184,128 @@ def reading_minutes(notebook: dict) -> float:
     return words / 150
 
 
+SPEAKING_RATE = 130  # words a minute, said aloud to a room (reading_minutes reads at 150)
+ASK_MINUTES = 1.0  # an **Ask:** with its **Expect:**: the question, a wait, answers, the answer
+PAUSE_MINUTES = 0.5  # a **Pause:**: the room thinks, guesses or votes
+EXERCISE_MINUTES = 5  # a lab's allowance per exercise cell (README: "A unit plan")
+CUE = re.compile(r"\*\*(Say|Ask|Expect|Pause|Do):\*\*")
+SPAN = re.compile(r"\b(a|one|two|three|four|five|ten|\d+) minutes?\b", re.I)
+NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+
+
+def lecture_minutes(notebook: "str | Path", slides: range | None = None) -> tuple[float, Counter]:
+    """Minutes to present a notebook's deck (a name in notebooks/, or a path), or only its
+    ``slides``, numbered from 1 as the deck numbers them (its closing slide last); and the cues
+    counted on the way, by kind.
+
+    A lecture is the deck tools/deck.py makes of the notebook, said aloud: every word shown on a
+    slide (its markdown, its printed output, the code of a `deck-code` cell counted twice, as
+    reading_minutes counts code) and every word of its presenter notes (the lesson prose moved
+    there included), at SPEAKING_RATE, 130 words a minute: lecturers speak at 120 to 150, slower
+    over formulas and while a room reads a slide. The cues take time of their own:
+
+    - **Ask:** ASK_MINUTES, 1 minute with its **Expect:**: the question, a wait, two or three
+      answers, the expected one said. Their words are inside that minute, not counted again.
+    - **Pause:** PAUSE_MINUTES, half a minute in which the room thinks or votes.
+    - **Do:** as written: its words at the speaking rate (pointing at a cell or pressing Shuffle
+      happens while it is said), plus the time it names, if it names one ("for about a minute",
+      "give about ten minutes"); a Pause that names its time ("give the room a minute") takes it.
+    - **Say:** its words at the speaking rate.
+    """
+    path = notebook if isinstance(notebook, Path) else NOTEBOOKS / f"{notebook}.ipynb"
+    groups = deck.slides_of(deck.deck_of(path).cells)
+    if slides is not None and not set(slides) <= set(range(1, len(groups) + 1)):
+        raise ValueError(f"{path.stem} has slides 1–{len(groups)}; asked for {slides}")
+    minutes, cues = 0.0, Counter()
+    for number, group in enumerate(groups, start=1):
+        if slides is not None and number not in slides:
+            continue
+        words = 0
+        for cell in group:
+            kind = deck.kind(cell)
+            if kind == "skip":
+                continue
+            if cell.cell_type == "code":
+                words += 2 * len(cell.source.split()) if deck.CODE in deck.tags(cell) else 0
+                words += sum(len("".join(o.get("text", "")).split()) for o in cell.outputs
+                             if o.get("output_type") == "stream")
+                continue
+            if kind != "notes":
+                words += len(cell.source.split())
+                continue
+            text = "\n".join(line.lstrip("> ") for line in cell.source.splitlines())
+            for label in ("**Presenter notes.**", deck.FROM_THE_NOTEBOOK, "---"):
+                text = text.replace(label, " ")
+            prose, *said = CUE.split(text)  # the prose, then each cue and what follows it
+            words += len(prose.split())
+            for cue, what in zip(said[::2], said[1::2], strict=True):
+                cues[cue] += 1
+                span = SPAN.search(what)  # a time the cue names, in minutes
+                named = (NUMBERS.get(span[1].lower()) or int(span[1])) if span else 0
+                if cue == "Ask":
+                    minutes += ASK_MINUTES
+                elif cue == "Pause":
+                    minutes += named or PAUSE_MINUTES
+                elif cue in ("Say", "Do"):
+                    words += len(what.split())
+                    minutes += named if cue == "Do" else 0
+        minutes += words / SPEAKING_RATE
+    return minutes, cues
+
+
+def summary_slide(name: str) -> int:
+    """The number of the slide that holds the notebook's Summary: a lecture stops there, and
+    the exercises after it are for the lab."""
+    groups = deck.slides_of(deck.deck_of(NOTEBOOKS / f"{name}.ipynb").cells)
+    return next(number for number, group in enumerate(groups, start=1)
+                if any(cell.cell_type == "markdown" and re.search(r"^#+ .*Summary", cell.source,
+                                                                   re.M) for cell in group))
+
+
+def exercises(name: str) -> int:
+    return sum(is_exercise(cell) for cell in load(name)["cells"])
+
+
+def test_lecture_minutes_counts_words_at_the_speaking_rate_and_cues_by_their_time(tmp_path):
+    """The estimate itself, on a deck whose answer is known: 130 shown and spoken words make
+    a minute, an Ask one more, a Pause half, a Do its words and the time it names."""
+    def cell(kind, text, slide="-", tags=()):
+        made = (nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell)(text)
+        made.metadata.update(slideshow={"slide_type": slide}, tags=list(tags))
+        return made
+
+    code = cell("code", "x = 1\nprint(x)", tags=["deck-code"])  # 4 words, counted twice
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="one two\n")]
+    hidden = cell("code", "y = 2  # hidden: no words")
+    nb = nbformat.v4.new_notebook(cells=[
+        cell("md", "# 00 · Title " + "word " * 96, "slide"),  # 100 words
+        cell("md", "> **Presenter notes.**\n>\n> **Say:** " + "said " * 20 + "\n>\n> **Ask:** "
+             "why? **Expect:** because.\n>\n> **Pause:** think.", "notes"),  # 20 words, 1.5 min
+        cell("md", "## Two\n\n" + "shown " * 8, "slide"), code, hidden,  # 10 + 8 + 2 words
+        cell("md", "> **Presenter notes.**\n>\n> **Do:** for about two minutes, shuffle.",
+             "notes"),  # 5 words, 2 minutes
+        cell("md", "## Summary\n\n- done", "slide"),
+    ])
+    path = tmp_path / "00_t.ipynb"
+    nbformat.write(nb, path)
+    first, cues = lecture_minutes(path, range(1, 2))
+    assert first == pytest.approx(120 / 130 + 1.5) and cues == Counter(Say=1, Ask=1, Expect=1,
+                                                                       Pause=1)
+    second, cues = lecture_minutes(path, range(2, 3))
+    assert second == pytest.approx(25 / 130 + 2) and cues == Counter(Do=1)
+    whole, _ = lecture_minutes(path)  # with the summary and the closing slide
+    assert whole > first + second
+    with pytest.raises(ValueError, match="slides 1–4"):
+        lecture_minutes(path, range(1, 6))
+
+
 def test_reading_time_fits_a_course():
-    """Budgets (CURRICULUM.md): each notebook ≤ 20 min, up to the explorer ≤ 75, all ≤ 155."""
+    """Budgets (CURRICULUM.md): each notebook ≤ 20 min, up to the explorer ≤ 60, all ≤ 155."""
     minutes = {name: reading_minutes(load(name)) for name in SERIES}
     long = {name: round(m) for name, m in minutes.items() if m > 20}
     assert long == {}, f"notebooks over 20 minutes: {long}"
     explorer = next(i for i, name in enumerate(SERIES) if name.endswith("dog_bites_man_explorer"))
-    assert sum(list(minutes.values())[:explorer + 1]) <= 75, minutes
+    assert sum(list(minutes.values())[:explorer + 1]) <= 60, minutes
     assert sum(minutes.values()) <= 155, minutes
 
 
@@ -207,13 +325,56 @@ def test_the_minutes_the_series_states_are_the_minutes_it_measures():
             f"{round(sum(minutes.values()))} minutes") in readme
 
 
-def test_the_45_minute_lecture_fits_45_minutes_with_time_for_questions():
+def test_the_45_minute_lecture_fits_45_minutes_with_its_cues():
+    """The README's 45-minute lecture names slide ranges that end at each deck's summary, and
+    states the minutes and cues lecture_minutes computes for them: at most 45 (CURRICULUM.md)."""
     readme = " ".join((NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8").split())
-    path = re.search(r"For a 45-minute lecture: ([\d, and]+) \(", readme)
-    numbers = re.findall(r"\d\d", path[1])
-    minutes = {name[:2]: reading_minutes(load(name)) for name in SERIES}
-    assert len(numbers) >= 3 and sum(minutes[n] for n in numbers) <= 40, numbers  # CURRICULUM.md
-    assert re.search(rf"about {round(sum(minutes[n] for n in numbers))} minutes", readme)
+    found = re.search(r"For a 45-minute lecture: (.+?), each up to its summary \(.*?\): about "
+                      r"(\d+) minutes with their (\d+) Asks and (\d+) Pauses", readme)
+    assert found, "the README states no 45-minute lecture"
+    parts = re.findall(r"(\d\d) \(slides (\d+)–(\d+)\)", found[1])
+    assert len(parts) >= 3, found[1]
+    names = {name[:2]: name for name in SERIES}
+    minutes, cues = 0.0, Counter()
+    for number, first, last in parts:
+        assert (int(first), int(last)) == (1, summary_slide(names[number])), (number, first, last)
+        m, c = lecture_minutes(names[number], range(int(first), int(last) + 1))
+        minutes, cues = minutes + m, cues + c
+    assert minutes <= 45, f"the 45-minute lecture takes {minutes:.1f} minutes"
+    assert found.group(2, 3, 4) == (str(round(minutes)), str(cues["Ask"]), str(cues["Pause"]))
+
+
+def test_the_unit_plan_states_the_minutes_it_takes():
+    """The README's unit plan: each lecture is decks up to their summaries, timed by
+    lecture_minutes, in a 45-minute slot; each lab is notebooks read (reading_minutes) with
+    EXERCISE_MINUTES per exercise, in a 90-minute slot; every notebook is worked in a lab, every
+    exercise counted once; each number and the totals are recomputed here."""
+    readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (Lecture|Lab) \d \| ([\d, ]+) \| (\d+) \| (.*) \|$", readme, re.M)
+    assert rows, "the README has no unit plan"
+    names = {name[:2]: name for name in SERIES}
+    stated, worked = {"Lecture": [], "Lab": []}, []
+    for kind, numbers, minutes, how in rows:
+        books = [names[number] for number in numbers.split(", ")]
+        if kind == "Lecture":
+            spent = sum(lecture_minutes(name, range(1, summary_slide(name) + 1))[0]
+                        for name in books)
+            assert spent <= 45, f"lecture {numbers}: {spent:.1f} minutes"
+        else:
+            reading, tasks = sum(reading_minutes(load(name)) for name in books), sum(
+                exercises(name) for name in books)
+            spent = reading + EXERCISE_MINUTES * tasks
+            assert how == f"reading {round(reading)} + {tasks} exercises × {EXERCISE_MINUTES}", how
+            assert spent <= 90, f"lab {numbers}: {spent:.1f} minutes"
+            worked += books
+        assert minutes == str(round(spent)), (kind, numbers, minutes, round(spent, 1))
+        stated[kind].append(int(minutes))
+    assert sorted(worked) == SERIES, f"notebooks worked in the labs: {worked}"
+    total = sum(stated["Lecture"]) + sum(stated["Lab"])
+    assert (f"In all: {len(stated['Lecture'])} lectures ({sum(stated['Lecture'])} minutes), "
+            f"{len(stated['Lab'])} labs ({sum(stated['Lab'])} minutes), "
+            f"{sum(exercises(name) for name in SERIES)} exercises: {total} minutes, about "
+            f"{total / 60:.1f} hours") in " ".join(readme.split())
 
 
 NOTES_LABEL = "> **Presenter notes.**"
