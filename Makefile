@@ -12,6 +12,7 @@
 # and for maintainers:
 #   make lock        refresh requirements*.lock from the ranges (then make test)
 #   make test-lowest the tests at the lowest declared versions; make rise / make test-rise: RISE
+#   make mutants     break each formula a notebook teaches: its notebooks must fail nbval
 # Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
 # `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
 # runs offline.
@@ -23,7 +24,7 @@ STAMP  := $(VENV)/.installed
 SETUPTOOLS_FLOOR := $(shell sed -n 's/^requires = \["setuptools>=\([0-9.]*\)"\].*/\1/p' pyproject.toml)
 
 .PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
-	test-lowest
+	test-lowest mutants
 
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of LOCK
 # (their hashes checked), then the package itself, editable, and the oldest setuptools
@@ -84,6 +85,11 @@ test-offline: $(STAMP)
 NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
 	$(BIN)/python -m tools.run_notebooks $(NBS)
+
+# The mutation check (tools/mutants.py): each mutant changes one line of the math in a temporary
+# copy of src/, and the notebooks that teach that formula must fail nbval (after make test).
+mutants: $(STAMP)
+	$(BIN)/python -m tools.mutants
 
 # Offline decks in build/slides/ (tools/build_slides.py).
 slides: $(STAMP)
