@@ -289,6 +289,33 @@ def test_spread_prints_the_mean_and_the_range():
     assert ex.spread([0.0123, 0.02], fmt="{:.3f}") == "0.016 (0.012–0.020)"
 
 
+def test_a_table_aligns_its_columns_two_spaces_apart_so_a_deck_reads_it_back():
+    from tools.deck_tables import columns
+
+    text = ex.table({"rope": ["100% (97–100%)", "9%"], "alibi_symmetric": ["5%", "64/84/92"]},
+                    ["mirrored", "at 32"], corner="last row")
+    lines = text.splitlines()
+    assert [columns(line) for line in lines] == [["last row", "mirrored", "at 32"],
+                                                 ["rope", "100% (97–100%)", "9%"],
+                                                 ["alibi_symmetric", "5%", "64/84/92"]]
+    assert len({len(line) for line in lines}) == 1  # right-aligned: every line as long
+
+
+@pytest.mark.parametrize(("rows", "columns", "error", "message"), [
+    ({"rope": ["1%"]}, "first", TypeError, "columns must be a non-empty list of column headers"),
+    ([["1%"]], ["first"], TypeError, "rows must be a non-empty dict from a row label"),
+    ({"rope": ["1%", "2%"]}, ["first"], ValueError,
+     r"rows\['rope'\] must hold one cell per column \(1\); got 2"),
+    ({"rope": [0.5]}, ["first"], TypeError, r"rows\['rope'\]\[0\] must be one line of text; got "
+                                            "float 0.5"),
+    ({"rope": ["a\nb"]}, ["first"], TypeError, "must be one line of text"),
+    ({3: ["1%"]}, ["first"], TypeError, r"rows\[3\]'s label must be one line of text; got int"),
+])
+def test_a_table_refuses_what_it_cannot_align(rows, columns, error, message):
+    with pytest.raises(error, match=message):
+        ex.table(rows, columns)
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [

@@ -123,6 +123,9 @@ def test_training_and_figures_call_no_public_function_so_nothing_is_checked_twic
                          ids=_ids([w for w in OUTER_DEFS if not w[1].startswith("_")]))
 def test_every_public_function_of_training_and_figures_checks_its_arguments(where, function):
     assert where[0] in ("experiments/__init__", "plotting")  # the experiments' door is __init__
+    a = function.args
+    if not (a.posonlyargs or a.args or a.kwonlyargs or a.vararg or a.kwarg):
+        return  # nothing comes in (ex.setup_grid() reads the stored grid): nothing to check
     assert _called(function) & OUTER_CHECKS, f"{where} checks nothing"
 
 

@@ -41,6 +41,7 @@ from .checks import (
     _check_remedy,
     _check_row_length,
     _check_seeds,
+    _check_table,
 )
 from .model import D, _unstack
 from .probes import FROZEN_TASKS, PROBE_STEPS, _frozen_probe, _probe
@@ -72,7 +73,7 @@ __all__ = [  # the recipe's constants, from the files that use them, then the pu
     "LOSS_EVERY", "SEEDS", "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
     "length_generalisation", "length_curves", "position_probe", "position_probes",
-    "frozen_position_probes", "setup_grid", "climbs_back", "spread"]
+    "frozen_position_probes", "setup_grid", "setup_table", "climbs_back", "spread", "table"]
 
 
 def noun_pairs(seed: int = 0) -> dict[str, list[tuple[int, int]]]:
@@ -310,6 +311,10 @@ def setup_grid() -> dict:
     >>> grid["steps"], grid["widths"], grid["lengths"]
     ([100, 200, 400, 800], [8, 12, 24], [8, 16, 32])
     """
+    return _grid()
+
+
+def _grid() -> dict:
     grid = json.loads(Path(__file__).with_name("setup_grid.json").read_text(encoding="utf-8"))
     grid["accuracy"] = {task: {label: {tuple(map(int, setup.split(","))):
                                        {int(n): a for n, a in by_length.items()}
@@ -317,6 +322,27 @@ def setup_grid() -> dict:
                                for label, by_setup in by_label.items()}
                         for task, by_label in grid["accuracy"].items()}
     return grid
+
+
+def setup_table(task: str, length: int = 32) -> str:
+    """:func:`setup_grid` as a table for one task: a row per scheme, a column per number of
+    training steps, in each cell the mean accuracy over the held-out seeds at ``length`` words,
+    in percent, for each width ("64/84/92": widths 8, 12 and 24).
+
+    >>> print(setup_table("first").splitlines()[4])
+    learned           64/84/92   40/39/49   34/33/39   30/30/33
+    """
+    grid = _grid()
+    check_choice("task", task, tuple(grid["accuracy"]))
+    if check_int("length", length) not in grid["lengths"]:
+        raise ValueError(f"length must be one of the grid's test lengths, "
+                         f"{', '.join(map(str, grid['lengths']))}; got {length}.")
+    cells = {label: ["/".join(f"{100 * math.fsum(by[s, w][length]) / len(by[s, w][length]):.0f}"
+                              for w in grid["widths"]) for s in grid["steps"]]
+             for label, by in grid["accuracy"][task].items()}
+    seeds, widths = grid["seeds"], "/".join(map(str, grid["widths"]))
+    return (f"{task}, {length} words: mean % of seeds {seeds[0]}-{seeds[-1]}, widths {widths}\n"
+            + _table(cells, [f"{s} steps" for s in grid["steps"]], "scheme"))
 
 
 def climbs_back(loss) -> bool:
@@ -342,3 +368,24 @@ def spread(values, fmt: str = "{:.0%}") -> str:
         mean = math.fsum(v / len(values) for v in values)
     low, high = fmt.format(min(values)), fmt.format(max(values))
     return f"{fmt.format(mean)} ({low.rstrip('%')}–{high})"
+
+
+def table(rows: dict, columns, corner: str = "scheme") -> str:
+    """The lines of an aligned table: a header (``corner``, then ``columns``), then a line per
+    row label with its cells, each column right-aligned and two spaces from the next (the way a
+    deck reads a printed table back).
+
+    >>> print(table({"rope": ["100%", "29%"], "none": ["15%", "14%"]}, ["first", "before last"]))
+    scheme  first  before last
+    rope     100%          29%
+    none      15%          14%
+    """
+    return _table(*_check_table(rows, columns, corner))
+
+
+def _table(rows: dict, columns: list[str], corner: str) -> str:
+    lines = [[corner, *columns], *([label, *cells] for label, cells in rows.items())]
+    widths = [max(len(line[k]) for line in lines) for k in range(len(columns) + 1)]
+    return "\n".join("  ".join([line[0].ljust(widths[0]),
+                                 *(c.rjust(w) for c, w in zip(line[1:], widths[1:], strict=True))])
+                      for line in lines)

@@ -134,6 +134,32 @@ def _check_fmt(fmt) -> str:
     return check_format("fmt", fmt, "{:.0%}")
 
 
+def _check_table(rows, columns, corner) -> tuple[dict, list[str], str]:
+    """rows: {label: one text per column}; columns: their headers; corner: the labels' header.
+    Every text one line, so the table stays aligned (and a deck can read it back)."""
+    if isinstance(columns, (str, bytes)) or not isinstance(columns, (list, tuple)) or not columns:
+        raise TypeError(f"columns must be a non-empty list of column headers; got "
+                        f"{type(columns).__name__} {columns!r:.60}.")
+    if not isinstance(rows, dict) or not rows:
+        raise TypeError(f"rows must be a non-empty dict from a row label to its cells, such as "
+                        f"{{'rope': ['100%']}}; got {type(rows).__name__} {rows!r:.60}.")
+    texts = [("corner", corner), *((f"columns[{i}]", c) for i, c in enumerate(columns))]
+    for label, cells in rows.items():
+        if isinstance(cells, (str, bytes)) or not isinstance(cells, (list, tuple)):
+            raise TypeError(f"rows[{label!r}] must be a list of cells; got "
+                            f"{type(cells).__name__} {cells!r:.60}.")
+        if len(cells) != len(columns):
+            raise ValueError(f"rows[{label!r}] must hold one cell per column ({len(columns)}); "
+                             f"got {len(cells)}.")
+        texts += [(f"rows[{label!r}]'s label", label),
+                  *((f"rows[{label!r}][{i}]", c) for i, c in enumerate(cells))]
+    for name, text in texts:  # the corner may be empty (a table of one row, say)
+        if not isinstance(text, str) or "\n" in text or not (text.strip() or name == "corner"):
+            raise TypeError(f"{name} must be one line of text; got {type(text).__name__} "
+                            f"{text!r:.60}.")
+    return rows, list(columns), corner
+
+
 def _check_remedy(remedy, scheme) -> None:
     """None, or a remedy of REMEDIES that applies to the scheme."""
     if remedy is None:
