@@ -316,6 +316,16 @@ def test_a_table_refuses_what_it_cannot_align(rows, columns, error, message):
         ex.table(rows, columns)
 
 
+@pytest.mark.parametrize(("task", "length", "error", "message"), [
+    ("last", 32, ValueError, "task must be one of 'first', 'before_last'; got 'last'"),
+    ("first", 12, ValueError, "length must be one of the grid's test lengths, 8, 16, 32; got 12"),
+    ("first", 32.0, TypeError, "length must be an integer; got float 32.0"),
+])
+def test_a_setup_table_refuses_what_the_grid_does_not_hold(task, length, error, message):
+    with pytest.raises(error, match=message):
+        ex.setup_table(task, length)
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [

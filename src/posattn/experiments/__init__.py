@@ -34,6 +34,7 @@ from .checks import (
     WORK_PER_STEP,
     _check_budget,
     _check_fmt,
+    _check_grid_length,
     _check_lengths,
     _check_numbers,
     _check_params,
@@ -334,9 +335,7 @@ def setup_table(task: str, length: int = 32) -> str:
     """
     grid = _grid()
     check_choice("task", task, tuple(grid["accuracy"]))
-    if check_int("length", length) not in grid["lengths"]:
-        raise ValueError(f"length must be one of the grid's test lengths, "
-                         f"{', '.join(map(str, grid['lengths']))}; got {length}.")
+    _check_grid_length(length, grid["lengths"])
     cells = {label: ["/".join(f"{100 * math.fsum(by[s, w][length]) / len(by[s, w][length]):.0f}"
                               for w in grid["widths"]) for s in grid["steps"]]
              for label, by in grid["accuracy"][task].items()}

@@ -134,6 +134,13 @@ def _check_fmt(fmt) -> str:
     return check_format("fmt", fmt, "{:.0%}")
 
 
+def _check_grid_length(length, lengths: list[int]) -> None:
+    """One of the stored grid's test lengths."""
+    if check_int("length", length) not in lengths:
+        raise ValueError(f"length must be one of the grid's test lengths, "
+                         f"{', '.join(map(str, lengths))}; got {length}.")
+
+
 def _check_table(rows, columns, corner) -> tuple[dict, list[str], str]:
     """rows: {label: one text per column}; columns: their headers; corner: the labels' header.
     Every text one line, so the table stays aligned (and a deck can read it back)."""
