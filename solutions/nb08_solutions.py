@@ -20,13 +20,12 @@ rope_partner = 0
 M_1 = np.array([[np.cos(1.0), -np.sin(1.0)], [np.sin(1.0), np.cos(1.0)]])
 
 # Exercise 4: notebook 03's self_attention, pasted, and its symmetry break measured on
-# "the dog bites man" read backwards.
+# "the dog bites man" in the order perm.
 X, W = pa.embed(pa.tokenize("the dog bites man")), pa.default_projections()  # (4, 8), 3 × (8, 4)
-perm = [3, 2, 1, 0]  # read backwards
 
 
-def symmetry_break(mask=None, bias=None):
-    """max |Y(PX) − P Y(X)|: P Y(X) is Y(X)[perm], the outputs reordered as the input was."""
+def symmetry_break(perm, mask=None, bias=None):
+    """max |Y(PX) − P Y(X)|: PX is X[perm], so P Y(X) is Y(X)[perm], the outputs reordered alike."""
     Y, _ = self_attention(X, *W, mask=mask, bias=bias)  # (4, 4)
     Y_perm, _ = self_attention(X[perm], *W, mask=mask, bias=bias)
     return np.abs(Y_perm - Y[perm]).max()

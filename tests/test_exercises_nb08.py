@@ -117,17 +117,21 @@ def test_wrong_shift_matrices_get_a_hint(M, hint):
 # Exercise 4: the learner's own attention from 03, and its symmetry break
 
 X4, W4 = pa.embed(pa.tokenize("the dog bites man")), pa.default_projections()
-BACK = [3, 2, 1, 0]
+BACK = [3, 2, 1, 0]  # its own inverse: the checker also reads X turned by one, [1, 2, 3, 0]
+MEASURED = (r"(read backwards|turned by one), (no mask, no bias|causal mask|symmetric ALiBi bias): "
+            r"(below 1e-12|[\d.e-]+)")
 
 
-def _break(f=SOL.self_attention, compare=lambda Y_p, Y: np.abs(Y_p - Y[BACK]).max(),
-           mask_both=True):
-    """symmetry_break as a learner might write it: compare(Y(PX), Y(X)) of the function f."""
-    def symmetry_break(mask=None, bias=None):
+def _break(f=SOL.self_attention, compare=lambda Y_p, Y, perm: np.abs(Y_p - Y[perm]).max(),
+           mask_both=True, order=None):
+    """symmetry_break as a learner might write it: compare(Y(PX), Y(X), perm) of the function f,
+    with PX = X[perm] (or X[order], an order of its own, whatever it is given)."""
+    def symmetry_break(perm, mask=None, bias=None):
+        perm = perm if order is None else order
         Y = np.asarray(f(X4, *W4, mask=mask, bias=bias)[0])
         given = {"mask": mask, "bias": bias} if mask_both else {}
-        Y_p = np.asarray(f(X4[BACK], *W4, **given)[0])
-        return compare(Y_p, Y)
+        Y_p = np.asarray(f(X4[perm], *W4, **given)[0])
+        return compare(Y_p, Y, perm)
     return symmetry_break
 
 
@@ -137,39 +141,63 @@ def _loop_attention(X, W_Q, W_K, W_V, mask=None, bias=None):
     return Y.tolist(), A.tolist()
 
 
-def _with_weights_too(mask=None, bias=None):  # max over Y and A: a measure of the break too
-    (Y, A), (Y_p, A_p) = (SOL.self_attention(X, *W4, mask=mask, bias=bias) for X in (X4, X4[BACK]))
-    return max(np.abs(Y_p - Y[BACK]).max(), np.abs(A_p - A[BACK][:, BACK]).max())
+def _with_weights_too(perm, mask=None, bias=None):  # max over Y and A: a measure of the break too
+    (Y, A), (Y_p, A_p) = (SOL.self_attention(X, *W4, mask=mask, bias=bias) for X in (X4, X4[perm]))
+    return max(np.abs(Y_p - Y[perm]).max(), np.abs(A_p - A[perm][:, perm]).max())
+
+
+def _by_matrix(perm, mask=None, bias=None):  # P as a matrix: PX = P @ X, P Y(X) = P @ Y(X)
+    P = np.eye(4)[perm]
+    Y, Y_p = (SOL.self_attention(X, *W4, mask=mask, bias=bias)[0] for X in (X4, P @ X4))
+    return np.abs(Y_p - P @ Y).max()
+
+
+def _undone(Y_p, Y, perm):  # P⁻¹ Y(PX) against Y(X): the same break, undone on the other side
+    return float(np.max(np.abs(Y_p[np.argsort(perm)] - Y)))
 
 
 @pytest.mark.parametrize(("attention", "symmetry_break"), [
     (SOL.self_attention, SOL.symmetry_break),
     (SOL.self_attention, _break()),
-    (SOL.self_attention, _break(compare=lambda Y_p, Y: float(np.max(np.abs(Y_p[BACK] - Y))))),
+    (SOL.self_attention, _break(compare=_undone)),
     (_loop_attention, _break(_loop_attention)),
     (SOL.self_attention, _with_weights_too),
-], ids=["solution", "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A"])
+    (SOL.self_attention, _by_matrix),
+], ids=["solution", "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A", "P as a matrix"])
 def test_own_symmetry_breaks_are_right_in_any_form(attention, symmetry_break):
     feedback = nb08.check_symmetry_break(attention, symmetry_break)
     assert feedback.ok, feedback.message
-    found = dict(re.findall(r"(no mask, no bias|causal mask|symmetric ALiBi bias): "
-                            r"(below 1e-12|[\d.e-]+)", feedback.message))
-    assert float(found["causal mask"]) > 0.1, feedback.message  # the mask sees the reversal
-    for case in ("no mask, no bias", "symmetric ALiBi bias"):  # reversal keeps every |i − j|
-        shown = found[case]  # float32 answers round near 1e-7, float64 ones below 1e-12
-        assert shown == "below 1e-12" or float(shown) < 1e-5, feedback.message
+    found = {(order, case): shown for order, case, shown in re.findall(MEASURED, feedback.message)}
+
+    def no_break(shown):  # float32 answers round near 1e-7, float64 ones below 1e-12
+        return shown == "below 1e-12" or float(shown) < 1e-5
+
+    for order in ("read backwards", "turned by one"):
+        assert float(found[order, "causal mask"]) > 0.1, feedback.message  # the mask sees both
+        assert no_break(found[order, "no mask, no bias"]), feedback.message
+    symmetric = "symmetric ALiBi bias"  # reversal keeps every |i − j|, the turn does not
+    assert no_break(found["read backwards", symmetric]), feedback.message
+    assert float(found["turned by one", symmetric]) > 0.01, feedback.message
 
 
 @pytest.mark.parametrize(("attention", "symmetry_break", "hint"), [
-    (SOL.self_attention, _break(compare=lambda Y_p, Y: np.abs(Y_p - Y).max()),
+    (SOL.self_attention, _break(compare=lambda Y_p, Y, perm: np.abs(Y_p - Y).max()),
      "you compared Y(PX) with Y(X)"),
-    (SOL.self_attention, _break(mask_both=False), "Pass the mask and the bias on to both calls"),
-    (SOL.self_attention, lambda mask=None, bias=None: np.zeros(4), "symmetry_break with no mask"),
+    (SOL.self_attention,
+     _break(compare=lambda Y_p, Y, perm: np.abs(Y_p - Y[np.argsort(perm)]).max()),
+     "Pᵀ instead of P"),
+    (SOL.self_attention, _break(compare=lambda Y_p, Y, perm: np.abs(Y_p[perm] - Y).max()),
+     "Pᵀ instead of P"),  # "undone" with P itself: P Y(PX) against Y(X)
+    (SOL.self_attention, _break(order=BACK), "measured another order"),  # a reversal of its own
+    (SOL.self_attention, _break(mask_both=False), "pass the mask and the bias on to both calls"),
+    (SOL.self_attention, lambda perm, mask=None, bias=None: np.zeros(4),
+     "symmetry_break([3, 2, 1, 0]) with no mask"),
+    (SOL.self_attention, lambda mask=None, bias=None: 0.0, "symmetry_break raised TypeError"),
     (lambda X, W_Q, W_K, W_V: SOL.self_attention(X, W_Q, W_K, W_V), SOL.symmetry_break,
      "let it take a mask and a bias too"),
     (lambda X, W_Q, W_K, W_V, mask=None, bias=None: SOL.self_attention(X, W_Q, W_K, W_V),
      SOL.symmetry_break, "same as without the mask"),
-    (SOL.self_attention, lambda mask=None, bias=None: ..., "returns nothing yet"),
+    (SOL.self_attention, lambda perm, mask=None, bias=None: ..., "returns nothing yet"),
 ])
 def test_wrong_own_symmetry_breaks_get_a_hint(attention, symmetry_break, hint):
     feedback = nb08.check_symmetry_break(attention, symmetry_break)

@@ -82,7 +82,11 @@ def check_shift_matrix(M_1):
     raise NotYet("expand sin(p + 1) and cos(p + 1) with the angle-addition formulas.")
 
 
-SENTENCE, BACKWARDS = "the dog bites man", np.array([3, 2, 1, 0])  # exercise 4: X, reversed
+SENTENCE = "the dog bites man"  # exercise 4: X
+ORDERS = {  # the orders the checker reads X in: its own inverse, and one that is not
+    "read backwards": [3, 2, 1, 0],  # "man bites dog the": P = Pᵀ, so a P-for-Pᵀ slip hides here
+    "turned by one": [1, 2, 3, 0],  # "dog bites man the": its inverse is [3, 0, 1, 2]
+}
 CASES = {  # what the checker asks symmetry_break for, and what each one is
     "no mask, no bias": {},
     "causal mask": {"mask": causal_mask(4)},
@@ -91,15 +95,18 @@ CASES = {  # what the checker asks symmetry_break for, and what each one is
 }
 
 
-def _own_break(self_attention, X, W, perm, **extra) -> tuple[float, float, float]:
-    """Of the learner's (already checked and guarded) function: max |Y(PX) − P Y(X)|, the same
-    with |A(PX) − P A Pᵀ| included (both measure its symmetry break), and max |Y(PX) − Y(X)|
-    (the slip of comparing without reordering)."""
+def _own_break(self_attention, X, W, perm, **extra) -> dict[str, float]:
+    """Of the learner's (already checked and guarded) function, on X and PX = X[perm]:
+    max |Y(PX) − P Y(X)| ("y"), the same with |A(PX) − P A Pᵀ| included ("with A"; both measure
+    its symmetry break), and the slips: max |Y(PX) − Y(X)| ("unmoved") and max |Y(PX) − Pᵀ Y(X)|
+    ("inverse")."""
     (Y, A), (Y_p, A_p) = (
         (np.asarray(M, dtype=float) for M in call(self_attention, X_, *W, name="self_attention",
                                                   **extra)) for X_ in (X, X[perm]))
     y = float(np.abs(Y_p - Y[perm]).max())
-    return y, max(y, float(np.abs(A_p - A[perm][:, perm]).max())), float(np.abs(Y_p - Y).max())
+    return {"y": y, "with A": max(y, float(np.abs(A_p - A[perm][:, perm]).max())),
+            "unmoved": float(np.abs(Y_p - Y).max()),
+            "inverse": float(np.abs(Y_p - Y[np.argsort(perm)]).max())}
 
 
 def _same(got: float, expected: float) -> bool:
@@ -108,31 +115,55 @@ def _same(got: float, expected: float) -> bool:
     return (got < 1e-5 and expected < 1e-5) or close(got, expected)
 
 
-@checker("your self_attention from notebook 03 and a function symmetry_break(mask=None, bias=None)")
+def _shown(value: float) -> str:
+    return "below 1e-12" if value < 1e-12 else f"{value:.2g}"
+
+
+@checker("your self_attention from notebook 03 and a function symmetry_break(perm, mask=None, "
+         "bias=None)")
 def check_symmetry_break(self_attention, symmetry_break):
     """Exercise 4: the learner's own attention (03, exercise 4), and its symmetry break measured
-    by the learner on "the dog bites man" read backwards, with each of CASES."""
+    by the learner on "the dog bites man" in each of ORDERS, with each of CASES."""
     try:  # 03's checker judges the pasted function
         check_self_attention.__wrapped__(self_attention)
     except NotYet as hint:
         raise NotYet(f"notebook 03's checker does not accept your self_attention yet: "
                      f"{hint}") from None
     X, W = embed(tokenize(SENTENCE)), default_projections()  # (4, 8), three (8, 4)
-    measured = []
+    measured = {}
     for case, extra in CASES.items():
-        got = call(symmetry_break, name="symmetry_break", **extra)  # guarded: it gets copies
-        got = float(as_array(got, f"symmetry_break with {case}", ()))
-        y, with_A, unmoved = _own_break(self_attention, X, W, BACKWARDS, **extra)
-        if not (_same(got, y) or _same(got, with_A)):
-            if _same(got, unmoved):
-                raise NotYet(f"with {case} you compared Y(PX) with Y(X); equivariance compares it "
-                             "with P Y(X), the rows of Y(X) reordered the same way.")
-            raise NotYet(f"with {case}, symmetry_break() returns {got:.3g}, but your "
-                         f"self_attention on {SENTENCE!r} read backwards gives {y:.3g}. Pass the "
-                         "mask and the bias on to both calls, and compare Y(PX) with P Y(X).")
-        measured.append(f"{case}: {'below 1e-12' if y < 1e-12 else f'{y:.2g}'}")
-    return (f"your own attention on {SENTENCE!r} read backwards: {'; '.join(measured)}. The mask "
-            "sees the reversal; the symmetric bias cannot, since reversal keeps every |i − j|.")
+        breaks = {order: _own_break(self_attention, X, W, perm, **extra)
+                  for order, perm in ORDERS.items()}
+        for order, perm in ORDERS.items():
+            got = call(symmetry_break, list(perm), name="symmetry_break", **extra)  # it gets copies
+            got = float(as_array(got, f"symmetry_break({perm}) with {case}", ()))
+            own = breaks[order]
+            if _same(got, own["y"]) or _same(got, own["with A"]):
+                measured[order, case] = own["y"]
+                continue
+            if _same(got, own["unmoved"]):
+                raise NotYet(f"with X {order} and {case}, you compared Y(PX) with Y(X); "
+                             "equivariance compares it with P Y(X), the rows of Y(X) reordered "
+                             "the same way.")
+            if _same(got, own["inverse"]):
+                raise NotYet(f"with X {order} ({perm}) and {case}, you reordered the outputs with "
+                             "the inverse order, Pᵀ instead of P. Read backwards, the two are the "
+                             "same order, so only an order that is not its own inverse shows the "
+                             "slip: P Y(X) reorders the rows of Y(X) exactly as PX reorders the "
+                             "rows of X.")
+            others = [o for o in ORDERS if o != order and not _same(breaks[o]["y"], own["y"])]
+            if any(_same(got, breaks[o]["y"]) for o in others):
+                raise NotYet(f"symmetry_break({perm}) with {case} measured another order: read X "
+                             "in the order perm it is given.")
+            raise NotYet(f"with {case}, symmetry_break({perm}) returns {got:.3g}, but your "
+                         f"self_attention on {SENTENCE!r} {order} gives {own['y']:.3g}. Read X in "
+                         "the order perm, pass the mask and the bias on to both calls, and "
+                         "compare Y(PX) with P Y(X).")
+    lines = "; ".join(f"{order}, {case}: {_shown(measured[order, case])}"
+                      for order in ORDERS for case in CASES)
+    return (f"your own attention on {SENTENCE!r}: {lines}. The mask sees both orders; the "
+            "symmetric bias cannot see the reversal, which keeps every |i − j|, but sees the turn, "
+            "which moves the first word from the start to the end.")
 
 
 read_only(globals())  # the checkers' own data: an answer cannot write into it
