@@ -6,7 +6,9 @@ a real number (text, bytes, dates, times, objects, complex numbers, and booleans
 is meant), any size that would make an array of more than MAX_ENTRIES entries (before it is
 allocated), and results that overflowed float64, naming the caller's own arguments.
 Checks look through autograd's ArrayBox (at ``x._value``) and hand the box back untouched, so
-the same functions can be differentiated while training.
+the same functions can be differentiated while training; only autograd's own boxes are opened.
+A message shows what came through :func:`shown`, bounded: the size of a huge integer (Python
+refuses to write one of more than 4,300 digits), the head of a long text or list.
 """
 
 import inspect
@@ -15,7 +17,10 @@ import math
 import numbers
 import operator
 import re
+import reprlib
 import string
+import sys
+from collections.abc import Mapping, Sequence, Sized
 
 import numpy as np
 
@@ -28,19 +33,70 @@ def quiet_overflow():
     return np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore")
 
 
+def is_box(value) -> bool:
+    """True for autograd's boxes (ArrayBox and its kin) only: a plain object that happens to have
+    a ``_value`` is not one. No box exists unless autograd is imported, so it is not imported."""
+    tracer = sys.modules.get("autograd.tracer")
+    return tracer is not None and isinstance(value, tracer.Box)
+
+
 def raw(value):
     """The plain array inside autograd's ArrayBox (boxes nest when differentiating twice)."""
-    while hasattr(value, "_value"):
+    while is_box(value):
         value = value._value
     return value
+
+
+class _Bounded(reprlib.Repr):
+    """repr, bounded: a few entries of a container, the head of a text, the size of a long int."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother = 3, 60, 60
+        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = self.maxdeque = 8
+
+    def repr_int(self, x, level):  # written out up to 40 digits, as reprlib would
+        return repr(x) if -10**40 < x < 10**40 else shown_int(x)
+
+    def repr_str(self, x, level):
+        return repr(x) if len(x) <= self.maxstring else \
+            f"{x[:self.maxstring]!r}… ({len(x):,} characters)"
+
+    def repr_ndarray(self, x, level):  # an object array may hold what repr cannot write
+        if x.dtype != object:
+            return super().repr_instance(x, level)
+        head = self.repr1(x.ravel()[:self.maxlist + 1].tolist(), level - 1)
+        return f"array of shape {x.shape}, dtype object: {head}"
+
+    def repr_instance(self, x, level):  # reprlib writes an int subclass (a bool aside) this way
+        if isinstance(x, int) and not isinstance(x, bool) and not -10**40 < x < 10**40:
+            return shown_int(x)
+        return super().repr_instance(x, level)
+
+
+_BOUNDED = _Bounded()
+
+
+def shown(value, limit: int = 80) -> str:
+    """What came, for a message: its repr, bounded (at most ``limit`` characters, then "…").
+
+    >>> shown(10**5000), shown("dog"), shown(list(range(100)))
+    ('an integer of about 5,001 digits', "'dog'", '[0, 1, 2, 3, 4, 5, 6, 7, ...]')
+    """
+    if isinstance(value, str) and len(value) > limit - 2:  # its head, and how long it is
+        count = f"… ({len(value):,} characters)"
+        head = repr(value[:max(limit - len(count) - 2, 8)])
+        return head[:max(limit - len(count), 10)] + count
+    text = _BOUNDED.repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def shorten(values, limit: int = 8) -> str:
     """A list for a message: at most ``limit`` entries of at most 30 characters, then "…"."""
     values = list(values)
-    shown = [r if len(r := repr(v)) <= 30 else r[:29] + "…" for v in values[:limit]]
+    shown_ = [shown(v, 30) for v in values[:limit]]
     more = f", … ({len(values)} entries)" if len(values) > limit else ""
-    return f"[{', '.join(shown)}{more}]"
+    return f"[{', '.join(shown_)}{more}]"
 
 
 def _not_numbers(name: str, value, why: str) -> TypeError:
@@ -53,12 +109,69 @@ def _not_real(array: np.ndarray) -> list:
     return list(itertools.islice(odd, 1))
 
 
+def length(value) -> int:
+    """len(value), also past sys.maxsize (range(10**20) is that long)."""
+    try:
+        return len(value)
+    except OverflowError:
+        if not isinstance(value, range):
+            return sys.maxsize + 1
+        start, stop, step = value.start, value.stop, value.step
+        return max(0, (stop - start + step - (1 if step > 0 else -1)) // step)
+
+
+def _is_sequence(value) -> bool:
+    """A sequence numpy would read entry by entry (text, bytes and arrays are not)."""
+    if isinstance(value, (str, bytes, bytearray, memoryview, np.ndarray, Mapping)):
+        return False
+    kind = type(value)
+    return isinstance(value, Sequence) or (hasattr(kind, "__len__")
+                                           and hasattr(kind, "__getitem__"))
+
+
+def _nested_entries(value) -> tuple[int, int]:
+    """(entries, levels) numpy would make of nested sequences, read off the first entry at
+    each level: without making them (np.asarray(range(10**9)) alone takes 8 GB)."""
+    entries, levels = 1, 0
+    while _is_sequence(value) and levels < 64:
+        entries, levels = entries * length(value), levels + 1
+        if entries == 0 or entries > MAX_ENTRIES:
+            break
+        try:
+            value = value[0]
+        except Exception:  # noqa: BLE001 - a sequence that cannot be indexed: numpy's to judge
+            break
+    if isinstance(value, np.ndarray) and entries and entries <= MAX_ENTRIES:
+        entries *= value.size  # a list of arrays
+    return entries, levels
+
+
 def check_length(name: str, value) -> None:
-    """Refuse a list or tuple longer than MAX_ENTRIES before numpy reads it (that alone takes
-    seconds)."""
-    if isinstance(value, (list, tuple)) and len(value) > MAX_ENTRIES:
-        raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries; got a "
-                         f"{type(value).__name__} of {len(value):,}. Use a shorter one.")
+    """Refuse a list, tuple, range (any sequence) of more than MAX_ENTRIES entries, nested ones
+    counted by their first entries, before numpy reads it (that alone takes seconds)."""
+    entries, levels = _nested_entries(value)
+    if entries > MAX_ENTRIES:
+        what = (f"a {type(value).__name__} of {shown_int(entries)}" if levels <= 1 else
+                f"a {type(value).__name__} nested {levels} deep, {_count(entries)} entries "
+                "(counted by the first entry at each level)")
+        raise ValueError(f"{name} must have at most {MAX_ENTRIES:,} entries; got {what}. "
+                         "Use a shorter one.")
+
+
+def bounded_list(name: str, values, most: int, what: str) -> list:
+    """``values`` as a list of at most ``most`` items: a sized one measured before it is read,
+    an iterator read to at most most + 1 items (itertools.repeat never ends)."""
+    if isinstance(values, Sized):
+        count = length(values)
+        if count > most:
+            raise ValueError(f"{name} must have at most {most:,} entries for {what}; got "
+                             f"{shown_int(count)}. Use fewer.")
+        return list(values)
+    items = list(itertools.islice(values, most + 1))
+    if len(items) > most:
+        raise ValueError(f"{name} must have at most {most:,} entries for {what}; got an "
+                         f"iterator ({type(values).__name__}) that gave more. Pass a list.")
+    return items
 
 
 def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
@@ -68,7 +181,7 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
     so are booleans unless ``bools``: True is not a number that attention can weigh.
     """
     if isinstance(value, (str, bytes)) or value is None:
-        raise _not_numbers(name, value, repr(value))
+        raise _not_numbers(name, value, shown(value, 120))
     if isinstance(value, np.ma.MaskedArray):
         raise TypeError(f"{name} must be a plain array of numbers; got a masked array "
                         f"({np.ma.count_masked(value)} of {value.size} entries masked), whose "
@@ -101,7 +214,7 @@ def real_array(name: str, value, *, bools: bool = False) -> np.ndarray:
     if kind not in "biuf":
         what = ({"U": "text", "T": "text", "S": "bytes", "M": "dates", "m": "time spans",
                  "V": "records"}.get(kind)
-                or (f"{type(odd[0]).__name__} {odd[0]!r:.40} among its entries" if odd
+                or (f"{type(odd[0]).__name__} {shown(odd[0], 40)} among its entries" if odd
                     else "entries that are not numbers"))
         raise TypeError(f"{name} must be an array of numbers; got {what} "
                         f"(dtype {array.dtype}). Give real numbers, e.g. [[0.5, 1.0]].")
@@ -133,7 +246,7 @@ def as_matrix(name: str, value, shape: tuple | None = None, why: str = "", *, ba
         raise ValueError(f"{name} must not be empty; got shape {array.shape}. "
                          "Give at least one token and one feature.")
     check_finite(name, array, "Check for NaN or inf upstream.")
-    return value if hasattr(value, "_value") else array
+    return value if is_box(value) else array
 
 
 def check_finite(name: str, value, fix: str):
@@ -189,12 +302,17 @@ def check_format(name: str, fmt, example: str) -> str:
     """A format string that writes one number, such as ``example``; its widths and precisions are
     at most MAX_FORMAT_WIDTH, so that "{:>10000000000}" is refused before it allocates."""
     why = ""
-    if isinstance(fmt, str):
+    if isinstance(fmt, str) and len(fmt) > MAX_FORMAT_WIDTH:
+        why = f" ({len(fmt):,} characters; at most {MAX_FORMAT_WIDTH} are allowed)"
+    elif isinstance(fmt, str):
         try:
             specs = [spec or "" for _, field, spec, _ in string.Formatter().parse(fmt)
                      if field is not None]
-            sizes = [int(n) for spec in specs for n in re.findall(r"\d+", spec)]
-            if max(sizes, default=0) > MAX_FORMAT_WIDTH:
+            sizes = [int(n) for spec in specs for n in re.findall(r"\d+", spec)]  # ≤ 100 digits
+            if any("{" in spec for spec in specs):
+                why = (" (a field nested in a format spec takes its width from the number "
+                       "itself; write the width out, such as '{:>8.1%}')")
+            elif max(sizes, default=0) > MAX_FORMAT_WIDTH:
                 why = f" (a width or precision of {shown_int(max(sizes))}; at most " \
                       f"{MAX_FORMAT_WIDTH} is allowed)"
             elif isinstance(fmt.format(0.5), str):
@@ -202,7 +320,7 @@ def check_format(name: str, fmt, example: str) -> str:
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
             why = f" ({type(error).__name__}: {str(error):.80})"
     raise ValueError(f"{name} must be a format string for one number, such as '{example}'; got "
-                     f"{fmt!r:.60}{why}.")
+                     f"{shown(fmt, 60)}{why}.")
 
 
 def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = False):
@@ -210,7 +328,7 @@ def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = 
     x = raw(value)
     x = x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {type(x).__name__} {x!r:.80}.")
+        raise TypeError(f"{name} must be a real number; got {type(x).__name__} {shown(x)}.")
     try:
         ok = math.isfinite(x) and x > above and not (nonzero and x == 0)
     except OverflowError:  # an int too large for a float
@@ -218,8 +336,8 @@ def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = 
     if not ok:
         bound = "" if above == -math.inf else f" above {above}"
         bound += ", not 0" if nonzero else ""
-        raise ValueError(f"{name} must be a finite number{bound}; got {x!r:.80}.")
-    return value if hasattr(value, "_value") else float(x)
+        raise ValueError(f"{name} must be a finite number{bound}; got {shown(x)}.")
+    return value if is_box(value) else float(x)
 
 
 MAX_INT = 2**53  # the largest integer a size, count or seed may be: float64 still holds it exactly
@@ -231,13 +349,13 @@ def shown_int(value: int) -> str:
     if -10**15 < value < 10**15:
         return f"{value:,}"
     digits = math.floor(abs(value).bit_length() * math.log10(2)) + 1  # within one of the truth
-    return f"{'-' if value < 0 else ''}an integer of about {digits:,} digits"
+    return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
 
 
 def check_int(name: str, value, minimum: int = 1, maximum: int = MAX_INT) -> int:
     """An integer (a numpy one too, never a bool) from ``minimum`` to ``maximum``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {value!r:.80}.")
+        raise TypeError(f"{name} must be an integer; got {type(value).__name__} {shown(value)}.")
     value = operator.index(value)
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum:,}; got {shown_int(value)}.")
@@ -257,7 +375,7 @@ def check_size(name: str, value, entries: int, what: str, fix: str = "") -> None
     ``value`` is the size asked for (shown as ``name = value``), or a str that says it.
     """
     if entries > MAX_ENTRIES:
-        got = value if isinstance(value, str) else f"{name} = {value!r:.40}"
+        got = value if isinstance(value, str) else f"{name} = {shown(value, 40)}"
         raise ValueError(f"{name} must be small enough for {what} to have at most "
                          f"{MAX_ENTRIES:,} entries ({MAX_ENTRIES * 8 / 1e6:,.0f} MB of float64); "
                          f"got {got}, which needs "
@@ -275,7 +393,7 @@ def check_callable(name: str, f) -> None:
     """A function that can be called with one argument, X (a builtin without a signature to read
     is left to the call)."""
     if not callable(f):
-        raise TypeError(f"{name} must be a function of X; got {type(f).__name__} {f!r:.80}.")
+        raise TypeError(f"{name} must be a function of X; got {type(f).__name__} {shown(f)}.")
     try:
         signature = inspect.signature(f)
     except (TypeError, ValueError):  # no signature to read
@@ -292,7 +410,7 @@ def check_callable(name: str, f) -> None:
 def check_choice(name: str, value, choices: tuple) -> None:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; "
-                         f"got {value!r:.80}.")
+                         f"got {shown(value)}.")
 
 
 def check_rng(rng):
@@ -301,7 +419,7 @@ def check_rng(rng):
         return rng
     if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, numbers.Integral):
         raise TypeError(f"rng must be a numpy Generator or an integer seed; "
-                        f"got {type(rng).__name__} {rng!r:.80}.")
+                        f"got {type(rng).__name__} {shown(rng)}.")
     return check_int("rng", rng, minimum=0)
 
 
@@ -309,7 +427,7 @@ def _integers(name: str, perm) -> np.ndarray:
     """``perm`` as an integer array; booleans, floats and text are refused."""
     if isinstance(perm, (str, bytes)) or perm is None:
         raise TypeError(f"{name} must be a sequence of integers; got {type(perm).__name__} "
-                        f"{perm!r:.80}.")
+                        f"{shown(perm)}.")
     check_length(name, perm)
     try:
         array = np.asarray(perm)
@@ -388,7 +506,7 @@ def check_scores(S, axis):
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) \
             or not -ndim <= axis < ndim:
         raise ValueError(f"axis must be an integer from {-ndim} to {ndim - 1} "
-                         f"for S of shape {values.shape}; got {axis!r:.80}.")
+                         f"for S of shape {values.shape}; got {shown(axis)}.")
     if np.isnan(values).any() or np.isposinf(values).any():
         raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. "
                          "Check the scores upstream.")
@@ -399,7 +517,7 @@ def check_scores(S, axis):
             f"S must leave at least one finite score in every softmax row; got the row at {where} "
             "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
             "at least one key.")
-    return (S if hasattr(S, "_value") else values), operator.index(axis)
+    return (S if is_box(S) else values), operator.index(axis)
 
 
 def check_projections(X, W_Q, W_K, W_V, *, batch: bool = True, loop: int | None = None):

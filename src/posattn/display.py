@@ -7,6 +7,8 @@ the book all render an output's ``text/latex`` with MathJax. Its ``text/plain`` 
 
 import numpy as np
 
+from ._checks import shown as bounded
+
 
 class Typeset:
     """A result as a display formula (``latex``, without delimiters) and as plain ``text``."""
@@ -86,7 +88,7 @@ def results(rows) -> Typeset:
     """
     rows = [tuple(row) for row in rows]
     if not rows or any(len(row) != 3 for row in rows):
-        raise ValueError(f"rows must be (latex, text, value) triples; got {rows!r}.")
+        raise ValueError(f"rows must be (latex, text, value) triples; got {bounded(rows)}.")
     width = max(len(text) for _, text, _ in rows)
     shown = [value if isinstance(value, Typeset) else Typeset(latex_value(value), value)
              for _, _, value in rows]

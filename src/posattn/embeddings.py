@@ -7,11 +7,19 @@ Python's ``hash()``, which is salted per process).
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 
 import numpy as np
 
-from ._checks import check_int, check_size
+from ._checks import (
+    MAX_ENTRIES,
+    bounded_list,
+    check_int,
+    check_size,
+    length,
+    shown,
+    shown_int,
+)
 
 _JOINERS = "'’-_"  # inside a word they join two runs: dog's, well-known, dog_bites
 _DROPPED = set('.,;:!?"()–—' + _JOINERS)  # sentence punctuation, and joiners that join nothing
@@ -74,13 +82,13 @@ def tokenize(sentence: str) -> list[str]:
     """
     if not isinstance(sentence, str):
         raise TypeError(f"sentence must be a string; got {type(sentence).__name__} "
-                        f"{sentence!r:.80}.")
+                        f"{shown(sentence)}.")
     text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", sentence).casefold())
     unreadable = sorted({c for c in set(text) if _kind(c) == "?"})
     if unreadable:
-        shown = ", ".join(map(repr, unreadable[:10]))  # repr escapes invisible characters
+        listed = ", ".join(map(repr, unreadable[:10]))  # repr escapes invisible characters
         raise ValueError("sentence must hold words and ordinary punctuation; got characters it "
-                         f"cannot read: {shown}. Use letters, digits and . , ; : ! ? ' - ( ).")
+                         f"cannot read: {listed}. Use letters, digits and . , ; : ! ? ' - ( ).")
     return _words(text)
 
 
@@ -92,25 +100,26 @@ def embed(tokens, d: int = 8, seed: int = 0) -> np.ndarray:
     ((3, 8), True)
     """
     if isinstance(tokens, str):
-        raise TypeError(f"tokens must be a list of words; got the string {tokens!r:.80}. "
+        raise TypeError(f"tokens must be a list of words; got the string {shown(tokens)}. "
                         "Use tokenize(sentence) first.")
     if not isinstance(tokens, Iterable):
         raise TypeError(f"tokens must be a list of words; got {type(tokens).__name__} "
-                        f"{tokens!r:.80}. Use tokenize(sentence) first.")
-    tokens = list(tokens)
+                        f"{shown(tokens)}. Use tokenize(sentence) first.")
+    d, seed = check_int("d", d), check_int("seed", seed, minimum=0)
+    count = length(tokens) if isinstance(tokens, Sized) else 1  # an iterator: one row, then read
+    check_size("d", f"{shown_int(count)} tokens and d = {d}", count * d, "X (n, d)",
+               "Use a smaller d.")
+    tokens = bounded_list("tokens", tokens, MAX_ENTRIES // d, f"X (n, d) with d = {d}")
     if not tokens:
         raise ValueError("tokens must hold at least one word; got an empty list.")
     bad = [t for t in tokens if not isinstance(t, str) or not t]
     if bad:
-        raise TypeError(f"tokens must be non-empty strings; got {bad[0]!r:.80}.")
+        raise TypeError(f"tokens must be non-empty strings; got {shown(bad[0])}.")
     unwritable = next((t for t in dict.fromkeys(tokens) if not _has_utf8(t)), None)
     if unwritable is not None:
-        raise ValueError(f"tokens must be readable text; got {unwritable!r:.80}, which holds a "
+        raise ValueError(f"tokens must be readable text; got {shown(unwritable)}, which holds a "
                          "lone surrogate (half of a UTF-16 pair) that no text encoding can "
                          "write. Use tokenize(sentence), or the word's whole character.")
-    d, seed = check_int("d", d), check_int("seed", seed, minimum=0)
-    check_size("d", f"{len(tokens):,} tokens and d = {d}", len(tokens) * d, "X (n, d)",
-               "Use a smaller d.")
     return _embed(tokens, d, seed)
 
 

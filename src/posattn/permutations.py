@@ -6,7 +6,7 @@ Its matrix P satisfies ``P @ X == X[perm]``.
 """
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 
 import numpy as np
 
@@ -19,8 +19,11 @@ from ._checks import (
     check_rng,
     check_size,
     finite_result,
+    length,
     output_of,
     quiet_overflow,
+    shown,
+    shown_int,
 )
 
 # ---- kernels: the definitions --------------------------------------------------------------
@@ -69,10 +72,39 @@ def _check_call(f: Callable, X, perm) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return output_of("f(X)", f, X), output_of("f(X[perm])", f, X[perm]), perm
 
 
-def _check_per_token(out, n: int) -> None:
+def _check_per_token(out, n: int, given: str = "") -> None:
     if out.shape[:1] != (n,):
         raise ValueError(f"f must return one row per token ({n}) to be compared row by "
-                         f"row; got shape {out.shape}.")
+                         f"row; got shape {out.shape}{given}.")
+
+
+MAX_PERMS = 1000  # symmetries calls f once per permutation: 20 random ones find a broken symmetry
+
+
+def _check_perms(perms, X) -> list[np.ndarray]:
+    """A list (any sized collection) of 1 to MAX_PERMS permutations of X's rows, whose reordered
+    copies X[perm] together fit in MAX_ENTRIES (an iterator is refused: it may never end)."""
+    n = X.shape[0]
+    if isinstance(perms, (str, bytes)) or not isinstance(perms, Iterable) \
+            or not isinstance(perms, Sized):
+        lazy = (" (an iterator, which may never end: make a list of a few, e.g. "
+                "list(itertools.islice(perms, 20)))") if isinstance(perms, Iterable) else ""
+        raise TypeError(f"perms must be a list of permutations of range({n}); got "
+                        f"{type(perms).__name__} {shown(perms)}{lazy}.")
+    count = length(perms)
+    if count > MAX_PERMS:
+        raise ValueError(f"perms must hold at most {MAX_PERMS:,} permutations (each is one more "
+                         f"call of f); got {shown_int(count)}. 20 random ones find a broken "
+                         "symmetry.")
+    check_size("perms", f"{count:,} permutations of X of shape {X.shape}", count * X.size,
+               "the reordered inputs X[perm], all of them,", "Use fewer permutations or a "
+               "smaller X.")
+    perms = [check_perm(p, n, f"perms[{i}]") for i, p in enumerate(perms)]
+    if not perms:
+        raise ValueError(f"perms must hold at least one permutation of range({n}); got "
+                         "none. Give a few, e.g. [random_permutation(n, seed) for seed in "
+                         "range(5)].")
+    return perms
 
 
 def _check_gap(before, after) -> float:
@@ -176,6 +208,7 @@ def shift_error(f: Callable, X, k: int = 1, margin: int = 1) -> float:
     before = output_of("f(X)", f, X)
     after = output_of("f(X shifted)", f, np.roll(X, k, axis=0))
     _check_per_token(before, n)
+    _check_per_token(after, n, " for X shifted")
     rows = _shift_rows(n, k, margin)
     return _check_gap(before[rows - k], after[rows])
 
@@ -190,20 +223,13 @@ def symmetries(f: Callable, X, perms: Iterable, tol: float = 1e-9) -> dict[str, 
     """
     check_callable("f", f)
     X = as_matrix("X", X)
-    if isinstance(perms, (str, bytes)) or not isinstance(perms, Iterable):
-        raise TypeError(f"perms must be a list of permutations of range({X.shape[0]}); got "
-                        f"{type(perms).__name__} {perms!r:.80}.")
-    perms = [check_perm(p, X.shape[0], f"perms[{i}]") for i, p in enumerate(perms)]
-    if not perms:
-        raise ValueError(f"perms must hold at least one permutation of range({X.shape[0]}); got "
-                         "none. Give a few, e.g. [random_permutation(n, seed) for seed in "
-                         "range(5)].")
+    perms = _check_perms(perms, X)
     tol = check_number("tol", tol, above=0.0)
     before = output_of("f(X)", f, X)
-    after = [output_of("f(X[perm])", f, X[p]) for p in perms]
     per_token = before.ndim == 2 and before.shape[0] == X.shape[0]
-    return {
-        "invariant": all(_check_gap(before, a) < tol for a in after),
-        "permutation-equivariant": all(_check_gap(before[p], a) < tol for p, a in
-                                       zip(perms, after, strict=True)) if per_token else None,
-    }
+    invariant, equivariant = True, (True if per_token else None)
+    for p in perms:  # one f(X[perm]) at a time: many perms of a large X keep one output, not all
+        after = output_of("f(X[perm])", f, X[p])
+        invariant = invariant and _check_gap(before, after) < tol
+        equivariant = equivariant and _check_gap(before[p], after) < tol
+    return {"invariant": invariant, "permutation-equivariant": equivariant}

@@ -9,23 +9,29 @@ Every public function checks its arguments once, at the door (``_checks`` and th
 then draws with the private functions, which check nothing.
 """
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Mapping, Sized
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.cbook import is_math_text
 from matplotlib.colors import Colormap, is_color_like
 from matplotlib.ticker import PercentFormatter
 
 from ._checks import (
     as_matrix,
+    bounded_list,
     check_finite,
     check_format,
     check_number,
     check_perm,
     check_size,
+    length,
     real_array,
+    shown,
+    shown_int,
 )
 from ._checks import shorten as _shorten
 from .permutations import _permutation_matrix
@@ -42,13 +48,15 @@ TOKEN_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00
 
 
 def _got(value) -> str:
-    return f"{type(value).__name__} {value!r:.60}"
+    return f"{type(value).__name__} {shown(value, 60)}"
 
 
 MAX_DRAWN = 1e100  # the largest value a figure draws: matplotlib's transforms overflow near 1e300
 MAX_CELLS = 400  # the most cells a heatmap writes its values in (values=True): 20 × 20
 MAX_TICKS = 1000  # the most rows or columns a heatmap labels, one tick each
 MAX_LENGTH_LABELS = 8  # the most row lengths accuracy_bands labels; more, and every k-th
+MAX_TEXT = 200  # the most characters of one title or label: matplotlib lays text out glyph by glyph
+MAX_LABELS_TEXT = 10_000  # the most characters of one list of labels (1,000 ticks of 10)
 
 
 def _check_ax(ax, name: str = "ax"):
@@ -64,14 +72,18 @@ def _check_ax(ax, name: str = "ax"):
 
 
 def _check_typeset(name: str, text: str) -> str:
-    """A text whose $…$ parts matplotlib can typeset (mathtext), checked now, not when drawn."""
-    if "$" in text:
+    """A text of at most MAX_TEXT characters whose $…$ parts matplotlib can typeset (mathtext),
+    checked now, not when drawn; matplotlib's own rule says which texts hold math."""
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"{name} must be at most {MAX_TEXT} characters, to be drawn in seconds "
+                         f"and read; got {shown(text, 40)}. Shorten it.")
+    if is_math_text(text):  # an even number of unescaped $: the text is typeset as math
         from matplotlib.mathtext import MathTextParser
         try:
             MathTextParser("path").parse(text)
         except ValueError as error:
             first = str(error).strip().splitlines()[-1]
-            raise ValueError(f"{name} must be text matplotlib can typeset; got {text!r:.60}, "
+            raise ValueError(f"{name} must be text matplotlib can typeset; got {shown(text, 60)}, "
                              f"whose math it cannot read ({first:.80}). Fix the $…$ part, or "
                              "write a literal dollar as \\$.") from None
     return text
@@ -95,6 +107,27 @@ def _check_drawable(name: str, array: np.ndarray, fix: str = "Scale it down.") -
     return array
 
 
+def _check_label(name: str, label) -> str:
+    """A label as text: a string, or what str() makes of a number (never of 10**5000, which
+    Python refuses to write), typeset-checked."""
+    try:
+        text = label if isinstance(label, str) else str(label)
+    except ValueError:  # an int of more than 4,300 digits
+        raise ValueError(f"{name} must be text or a number short enough to write; got "
+                         f"{_got(label)}. Use a shorter label.") from None
+    return _check_typeset(name, text)
+
+
+def _check_total(name: str, labels: list[str]) -> list[str]:
+    """Labels of at most MAX_LABELS_TEXT characters in all: each is laid out when drawn."""
+    total = sum(map(len, labels))
+    if total > MAX_LABELS_TEXT:
+        raise ValueError(f"{name} must have at most {MAX_LABELS_TEXT:,} characters in all, to be "
+                         f"drawn in seconds; got {total:,} in {len(labels):,} labels. Use shorter "
+                         "labels, or fewer.")
+    return labels
+
+
 def _check_labels(name: str, labels, n: int, per: str = "row") -> list[str]:
     """One label per row (or column) as strings; None: 0, 1, …, n − 1."""
     if labels is None:
@@ -102,11 +135,21 @@ def _check_labels(name: str, labels, n: int, per: str = "row") -> list[str]:
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
         raise TypeError(f"{name} must be a list of labels, one per {per}, {n} in all; got "
                         f"{_got(labels)}. Split a sentence first: sentence.split().")
-    labels = [str(t) for t in labels]
-    if len(labels) != n:
-        raise ValueError(f"{name} must have one label per {per}, {n} in all; got {len(labels)}: "
-                         f"{_shorten(labels)}.")
-    return [_check_typeset(f"{name}[{i}]", label) for i, label in enumerate(labels)]
+    count = length(labels) if isinstance(labels, Sized) else None
+    items = list(itertools.islice(labels, n + 1))  # an endless iterator is read to n + 1 only
+    if len(items) != n or count not in (None, n):
+        count = shown_int(count) if count is not None else \
+            f"more than {n}" if len(items) > n else f"{len(items)}"
+        raise ValueError(f"{name} must have one label per {per}, {n} in all; got {count}: "
+                         f"{_shorten(items)}.")
+    return _check_total(name, [_check_label(f"{name}[{i}]", t) for i, t in enumerate(items)])
+
+
+def _check_keys(name: str, mapping: Mapping) -> Mapping:
+    """The labels of a dict's entries (its keys), drawn as tick or legend labels."""
+    _check_total(f"{name}'s labels", [_check_label(f"{name}'s label {shown(key, 40)}", key)
+                                      for key in mapping])
+    return mapping
 
 
 def _check_cmap(cmap):
@@ -115,7 +158,7 @@ def _check_cmap(cmap):
         return cmap
     kind = ValueError if isinstance(cmap, str) else TypeError
     raise kind(f"cmap must be the name of a matplotlib colour map, such as 'viridis' or 'Greys'; "
-               f"got {cmap!r:.60}. matplotlib.colormaps lists the names.")
+               f"got {shown(cmap, 60)}. matplotlib.colormaps lists the names.")
 
 
 def _check_fmt(fmt) -> str:
@@ -168,12 +211,13 @@ def _check_accuracies(name: str, value) -> np.ndarray:
 
 def _check_bars(results, bars) -> list[list[np.ndarray]]:
     """Per bar, per scheme: the accuracies to draw (each bar's key must be in every result)."""
-    _check_dict("bars", bars, "from a legend label to a result key", "{'test': 'test_accuracy'}")
+    _check_keys("bars", _check_dict("bars", bars, "from a legend label to a result key",
+                                    "{'test': 'test_accuracy'}"))
     if not 1 <= len(bars) <= 3:
         raise ValueError(f"bars must map 1 to 3 legend labels to result keys; got {len(bars)}. "
                          "Draw the others in a second chart.")
-    _check_dict("results", results, "from a scheme's label to its result dict",
-                "{'rope': {'test_accuracy': [1.0, 0.97]}}")
+    _check_keys("results", _check_dict("results", results, "from a scheme's label to its "
+                                       "result dict", "{'rope': {'test_accuracy': [1.0, 0.97]}}"))
     for label, result in results.items():
         if not isinstance(result, Mapping):
             raise TypeError(f"results[{label!r}] must be a dict of results (key -> accuracy); "
@@ -201,8 +245,8 @@ def _check_reference(reference) -> tuple[float, str]:
 
 def _check_curves(curves, steps, dashed) -> tuple[dict, np.ndarray | None, set]:
     """Loss curves (seeds, points) per label, > 0 for the log scale; steps (points,); dashed."""
-    _check_dict("curves", curves, "from a label to its loss curves (seeds, points)",
-                "{'rope': [[2.5, 0.1], [2.4, 0.2]]}")
+    _check_keys("curves", _check_dict("curves", curves, "from a label to its loss curves "
+                                      "(seeds, points)", "{'rope': [[2.5, 0.1], [2.4, 0.2]]}"))
     runs = {}
     for label, values in curves.items():
         name = f"curves[{label!r}]"
@@ -230,18 +274,18 @@ def _check_dashed(dashed, runs) -> set:
     if isinstance(dashed, (str, bytes)) or not isinstance(dashed, Iterable):
         raise TypeError(f"dashed must be a list of labels of curves, such as ('none',); got "
                         f"{_got(dashed)}.")
-    dashed = list(dashed)
+    dashed = bounded_list("dashed", dashed, MAX_TICKS, "the curves' labels")
     unknown = [label for label in dashed if label not in list(runs)]
     if unknown:
         raise ValueError(f"dashed must list labels of curves ({_shorten(runs)}); got "
-                         f"{unknown[0]!r:.60}.")
+                         f"{shown(unknown[0], 60)}.")
     return set(dashed)
 
 
 def _check_bands(curves, lengths, dashed) -> tuple[dict, np.ndarray, set]:
     """Accuracy curves (seeds, len(lengths)) per label, each in [0, 1]; lengths; dashed."""
-    _check_dict("curves", curves, "from a label to its accuracies (seeds, lengths)",
-                "{'rope': [[1.0, 0.6], [0.9, 0.5]]}")
+    _check_keys("curves", _check_dict("curves", curves, "from a label to its accuracies "
+                                      "(seeds, lengths)", "{'rope': [[1.0, 0.6], [0.9, 0.5]]}"))
     lengths = _check_drawable("lengths", real_array("lengths", lengths), "Give the row lengths.")
     if lengths.ndim != 1 or lengths.size == 0:
         raise ValueError(f"lengths must be a non-empty list of row lengths; got shape "
@@ -271,7 +315,7 @@ def _check_heatmap_ax(ax):
 def _check_colour(name: str, colour):
     if not is_color_like(colour):
         raise ValueError(f"{name} must be a matplotlib colour, such as '0.6' (a grey) or 'black'; "
-                         f"got {colour!r:.60}.")
+                         f"got {shown(colour, 60)}.")
     return colour
 
 
@@ -363,6 +407,9 @@ def _bands(ax, runs, x, dashed, marker=None) -> None:
 def text_colours(M, vmin: float = 0.0, vmax: float = 1.0, cmap: str = ATTENTION_CMAP) -> np.ndarray:
     """Black on light cells, white on dark ones (by the luma of each cell's colour)."""
     M = check_finite("M", real_array("M", M), "Give finite values.")
+    if M.ndim == 0:
+        raise ValueError(f"M must be an array of cell values, at least 1-D, such as [[0.2, 0.9]]; "
+                         f"got the single number {M.item()!r}. Wrap it: [{M.item()!r}].")
     vmin, vmax = check_number("vmin", vmin), check_number("vmax", vmax)
     return _text_colours(M, vmin, vmax, _check_cmap(cmap))
 

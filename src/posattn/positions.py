@@ -23,6 +23,7 @@ from ._checks import (
     check_size,
     finite_result,
     quiet_overflow,
+    shown,
 )
 from .attention import _attention, _project
 from .rope import _frequencies, _rotate
@@ -304,7 +305,7 @@ def _check_scheme(scheme, options: dict) -> Callable | None:
     """The scheme's function (None for no positions), once its name and options are checked."""
     if scheme is not None and (not isinstance(scheme, str) or scheme not in SCHEMES):
         raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}, or None for no "
-                         f"positions; got {scheme!r:.80}.")
+                         f"positions; got {shown(scheme)}.")
     allowed = [] if scheme is None else list(inspect.signature(SCHEMES[scheme]).parameters)[4:]
     unknown = sorted(set(options) - set(allowed))
     if unknown:

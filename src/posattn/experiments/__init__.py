@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._checks import check_choice, check_int, finite_result, quiet_overflow
+from .._checks import check_choice, check_int, finite_result, quiet_overflow, shorten, shown
 from ..positions import _check_scheme, _with_positions
 from .checks import (
     MAX_PROBE_SEEDS,
@@ -32,6 +32,7 @@ from .checks import (
     PROBE_SCHEMES,
     REMEDIES,
     WORK_PER_STEP,
+    _check_accuracies,
     _check_budget,
     _check_fmt,
     _check_grid_length,
@@ -143,14 +144,14 @@ def attention(params: dict, sentence: str, scheme=None) -> np.ndarray:
     _check_scheme(scheme, {})
     if not isinstance(sentence, str) or not sentence.split():
         raise TypeError(f"sentence must be a string of words, such as 'dog bites man'; got "
-                        f"{type(sentence).__name__} {sentence!r:.60}.")
+                        f"{type(sentence).__name__} {shown(sentence, 60)}.")
     words = sentence.split()
     if len(words) > MAX_ROW_LEN:
         raise ValueError(f"sentence must have at most {MAX_ROW_LEN} words, the longest rows the "
                          f"models are trained or tested on; got {len(words):,}.")
     unknown = [w for w in words if w not in NOUNS + VERBS]
     if unknown:
-        raise ValueError(f"sentence must use the words of NOUNS and VERBS; got {unknown}. "
+        raise ValueError(f"sentence must use the words of NOUNS and VERBS; got {shorten(unknown)}. "
                          "Pick nouns from ex.NOUNS and verbs from ex.VERBS.")
     embed, W_Q, W_K, W_V, *table = _check_params(params, scheme, len(words))
     ids = [(NOUNS + VERBS).index(w) for w in words]
@@ -289,7 +290,8 @@ def frozen_position_probes(causal: bool, seeds=SEEDS, start: bool = True, steps:
     check_choice("task", task, tuple(FROZEN_TASKS))
     if task == "half" and readout is not None:
         raise ValueError(f"readout must be None with task 'half': each noun's row names its own "
-                         f"half, so every row is read; got {readout!r:.60}. Leave readout out.")
+                         f"half, so every row is read; got {shown(readout, 60)}. Leave readout "
+                         "out.")
     readout = "rows" if task == "half" else "mean" if readout is None else readout
     if task == "first":
         check_choice("readout", readout, READOUTS)
@@ -355,16 +357,14 @@ def climbs_back(loss) -> bool:
 
 
 def spread(values, fmt: str = "{:.0%}") -> str:
-    """'mean (min–max)' of a list of numbers, each as ``fmt``: the way a result over seeds prints.
+    """'mean (min–max)' of a list of accuracies (fractions from 0 to 1), each as ``fmt``: the way
+    a result over seeds prints.
 
     >>> spread([0.9, 1.0, 0.95])
     '95% (90–100%)'
     """
-    values, fmt = _check_numbers("values", values), _check_fmt(fmt)
-    try:
-        mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
-    except OverflowError:  # a sum past float64's range (values near 1e308): scale first
-        mean = math.fsum(v / len(values) for v in values)
+    values, fmt = _check_accuracies("values", values), _check_fmt(fmt)
+    mean = math.fsum(values) / len(values)  # exactly rounded: the same last digit everywhere
     low, high = fmt.format(min(values)), fmt.format(max(values))
     return f"{fmt.format(mean)} ({low.rstrip('%')}–{high})"
 

@@ -10,7 +10,9 @@ from .._checks import (
     check_finite,
     check_format,
     check_int,
+    length,
     real_array,
+    shown,
     shown_int,
 )
 from ..positions import RELATIVE_CLIP
@@ -52,7 +54,7 @@ def _check_seeds(seeds, most: int = MAX_SEEDS) -> list[int]:
     """A non-empty list of at most ``most`` seeds, each an integer ≥ 0 (a range is fine)."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple, range)):
         raise TypeError(f"seeds must be a list of integers (one seed: seeds=[3]); got "
-                        f"{type(seeds).__name__} {seeds!r:.60}.")
+                        f"{type(seeds).__name__} {shown(seeds, 60)}.")
     if not seeds:
         raise ValueError("seeds must be a non-empty list of integers; got an empty one.")
     try:
@@ -68,7 +70,8 @@ def _check_seeds(seeds, most: int = MAX_SEEDS) -> list[int]:
 
 def _check_row_length(name: str, value) -> int:
     """A row length of 2 to MAX_ROW_LEN words."""
-    if check_int(name, value, minimum=2) > MAX_ROW_LEN:
+    value = check_int(name, value, minimum=2)
+    if value > MAX_ROW_LEN:
         raise ValueError(f"{name} must be at most {MAX_ROW_LEN}; got {value}. Longer rows make "
                          "the training slow: keep them short.")
     return value
@@ -78,11 +81,17 @@ def _check_lengths(name: str, values) -> list[int]:
     """A non-empty list of distinct row lengths, each of 2 to MAX_ROW_LEN words."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range)):
         raise TypeError(f"{name} must be a list of row lengths, such as [8, 16, 32]; got "
-                        f"{type(values).__name__} {values!r:.60}.")
-    if not values or len(set(values)) != len(values):
+                        f"{type(values).__name__} {shown(values, 60)}.")
+    count = length(values)  # a range may be long: measured, not read
+    if not 0 < count < MAX_ROW_LEN:
         raise ValueError(f"{name} must be a non-empty list of distinct row lengths; got "
-                         f"{list(values)!r:.60}.")
-    return [_check_row_length(f"{name}[i]", n) for n in values]
+                         f"{shown_int(count)} entries (at most {MAX_ROW_LEN - 1}, 2 … "
+                         f"{MAX_ROW_LEN}, can be distinct).")
+    lengths = [_check_row_length(f"{name}[i]", n) for n in values]  # ints: set() can take them
+    if len(set(lengths)) != len(lengths):
+        raise ValueError(f"{name} must be a non-empty list of distinct row lengths; got "
+                         f"{shown(lengths, 60)}.")
+    return lengths
 
 
 def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
@@ -93,7 +102,7 @@ def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
     if not isinstance(params, dict):
         raise TypeError(f"params must be one seed's weights, a dict such as "
                         f"who_bites_whom(scheme)['params'][0]; got {type(params).__name__} "
-                        f"{params!r:.60}.")
+                        f"{shown(params, 60)}.")
     missing = [k for k in keys if k not in params]
     if missing:
         raise ValueError(f"params must hold the weights {', '.join(keys)} for scheme {scheme!r}; "
@@ -129,6 +138,16 @@ def _check_numbers(name: str, values) -> list[float]:
     return check_finite(name, array, "Give finite numbers.").tolist()
 
 
+def _check_accuracies(name: str, values) -> list[float]:
+    """A non-empty 1-D list of accuracies, each a fraction from 0 to 1, as Python floats."""
+    values = _check_numbers(name, values)
+    outside = next(((i, v) for i, v in enumerate(values) if not 0.0 <= v <= 1.0), None)
+    if outside is not None:
+        raise ValueError(f"{name} must hold accuracies from 0 to 1; got {outside[1]!r} at index "
+                         f"{outside[0]}. Give fractions: 0.95 for 95%.")
+    return values
+
+
 def _check_fmt(fmt) -> str:
     """A format string for one number, such as "{:.0%}"."""
     return check_format("fmt", fmt, "{:.0%}")
@@ -146,24 +165,24 @@ def _check_table(rows, columns, corner) -> tuple[dict, list[str], str]:
     Every text one line, so the table stays aligned (and a deck can read it back)."""
     if isinstance(columns, (str, bytes)) or not isinstance(columns, (list, tuple)) or not columns:
         raise TypeError(f"columns must be a non-empty list of column headers; got "
-                        f"{type(columns).__name__} {columns!r:.60}.")
+                        f"{type(columns).__name__} {shown(columns, 60)}.")
     if not isinstance(rows, dict) or not rows:
         raise TypeError(f"rows must be a non-empty dict from a row label to its cells, such as "
-                        f"{{'rope': ['100%']}}; got {type(rows).__name__} {rows!r:.60}.")
+                        f"{{'rope': ['100%']}}; got {type(rows).__name__} {shown(rows, 60)}.")
     texts = [("corner", corner), *((f"columns[{i}]", c) for i, c in enumerate(columns))]
     for label, cells in rows.items():
         if isinstance(cells, (str, bytes)) or not isinstance(cells, (list, tuple)):
-            raise TypeError(f"rows[{label!r}] must be a list of cells; got "
-                            f"{type(cells).__name__} {cells!r:.60}.")
+            raise TypeError(f"rows[{shown(label, 40)}] must be a list of cells; got "
+                            f"{type(cells).__name__} {shown(cells, 60)}.")
         if len(cells) != len(columns):
-            raise ValueError(f"rows[{label!r}] must hold one cell per column ({len(columns)}); "
-                             f"got {len(cells)}.")
-        texts += [(f"rows[{label!r}]'s label", label),
-                  *((f"rows[{label!r}][{i}]", c) for i, c in enumerate(cells))]
+            raise ValueError(f"rows[{shown(label, 40)}] must hold one cell per column "
+                             f"({len(columns)}); got {len(cells)}.")
+        texts += [(f"rows[{shown(label, 40)}]'s label", label),
+                  *((f"rows[{shown(label, 40)}][{i}]", c) for i, c in enumerate(cells))]
     for name, text in texts:  # the corner may be empty (a table of one row, say)
         if not isinstance(text, str) or "\n" in text or not (text.strip() or name == "corner"):
             raise TypeError(f"{name} must be one line of text; got {type(text).__name__} "
-                            f"{text!r:.60}.")
+                            f"{shown(text, 60)}.")
     return rows, list(columns), corner
 
 
@@ -182,7 +201,7 @@ def _check_flag(name: str, value, meaning: str) -> bool:
     """True or False (a numpy bool too), nothing else."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False ({meaning}); got {type(value).__name__} "
-                        f"{value!r:.60}.")
+                        f"{shown(value, 60)}.")
     return bool(value)
 
 
