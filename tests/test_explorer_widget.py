@@ -363,3 +363,44 @@ def test_a_closed_explorer_lets_go_of_its_figure_and_says_so_when_used():
         with pytest.raises(ValueError, match="the explorer must be open to change; got one that "
                                              "was closed"):
             use()
+
+
+def _drawn_from(families) -> set[int]:
+    """Every character the font files behind ``families`` have: what a label in them can draw."""
+    import matplotlib.pyplot as plt
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    from posattn.plotting import STYLE
+    with plt.style.context(STYLE):
+        files = {font_manager.findfont(font_manager.FontProperties(family=[family]))
+                 for family in families}
+    return set().union(*(FT2Font(path).get_charmap() for path in files))
+
+
+def test_math_bold_letters_are_drawn_from_a_font_file_that_has_them_or_refused(monkeypatch):
+    """"𝐝𝐨𝐠 𝐦𝐚𝐧": a bold face may have math-bold letters that its family's regular face, the one
+    a label is drawn from, has not (DejaVu Serif Bold and DejaVu Serif). With that bold face
+    first in the font list, the explorer took the family and drew missing-glyph boxes."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    sentence = "𝐝𝐨𝐠 𝐦𝐚𝐧"
+    needed = {ord(c) for c in sentence if not c.isspace()}
+    fonts = font_manager.fontManager.ttflist
+    misleading = [font for font in fonts if needed <= set(FT2Font(font.fname).get_charmap())
+                  and not needed <= _drawn_from([font.name])]
+    if not misleading:
+        pytest.skip("no font here has the letters in a face its family does not draw from")
+    monkeypatch.setattr(font_manager.fontManager, "ttflist",
+                        misleading + [font for font in fonts if font not in misleading])
+    try:
+        explorer = ShuffleExplorer(sentence)
+    except ValueError as error:  # no font draws them: refused, naming them
+        assert "sentence must use characters that a font on this computer can draw" in str(error)
+        return
+    for label in explorer.figure.axes[0].get_yticklabels():
+        missing = {c for c in label.get_text() if ord(c) not in
+                   _drawn_from(label.get_fontfamily())}
+        assert not missing, (label.get_text(), label.get_fontfamily(), missing)
+    explorer.close()

@@ -53,6 +53,18 @@ def _series_font() -> tuple[tuple[str, ...], str]:
         return families, font_manager.findfont(font_manager.FontProperties(family=families))
 
 
+@functools.cache
+def _resolved(family: str) -> str:
+    """The font file matplotlib draws the explorer's words from for a family name (no default in
+    its place: a family that does not resolve has nothing to draw)."""
+    with plt.style.context(STYLE):
+        try:
+            return font_manager.findfont(font_manager.FontProperties(family=family),
+                                         fallback_to_default=False)
+        except ValueError:
+            return ""
+
+
 def fonts_for(words) -> list[str]:
     """The font families that draw every character of words: the series' own, and, if it lacks
     some, the first installed font that has them all; a ValueError naming them if none has.
@@ -66,9 +78,13 @@ def fonts_for(words) -> list[str]:
     if not missing:
         return families
     needed = {ord(c) for c in missing}
-    for font in font_manager.fontManager.ttflist:
-        if not font.name.startswith(LAST_RESORT) and needed <= _codepoints(font.fname):
-            return [*families, font.name]
+    for name in dict.fromkeys(font.name for font in font_manager.fontManager.ttflist
+                              if needed <= _codepoints(font.fname)):
+        # the file the words are drawn from: the name's regular face, which may lack what its
+        # bold face has (DejaVu Serif Bold has math-bold letters, DejaVu Serif has not)
+        drawn_from = _resolved(name)
+        if not name.startswith(LAST_RESORT) and drawn_from and needed <= _codepoints(drawn_from):
+            return [*families, name]
     shown = ", ".join(map(repr, missing[:10])) + (", …" if len(missing) > 10 else "")
     raise ValueError(f"sentence must use characters that a font on this computer can draw; got "
                      f"{shown}, which no installed font has. Install a font that has them (for "
