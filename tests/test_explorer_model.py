@@ -122,3 +122,12 @@ def test_error_line_cuts_a_long_reason():
     view = model.compute_view(["dog", "man"], [1, 0])
     line = model.error_line(ValueError("x" * 10_000), view)
     assert len(line) < 500 and line.endswith("Still showing 'dog man' with π = (1, 0).")
+
+
+def test_parse_order_of_a_huge_number_or_a_long_text_shows_a_bounded_rendering():
+    """str(10**5000) raises Python's 4,300-digit error: it was the message."""
+    with pytest.raises(ValueError, match="order must be whole numbers separated by spaces; got "
+                                         "'an integer of about 5,001 digits'"):
+        model.parse_order(10**5000, 3)
+    with pytest.raises(ValueError, match=r"got 'x+'… \(1,000,000 characters\)"):
+        model.parse_order("x" * 10**6, 3)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_perm
+from .._checks import check_perm, shown
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix
 from ..positions import SCHEMES, attention_with_positions
@@ -70,10 +70,11 @@ def parse_order(text, n: int) -> np.ndarray:
     ([2, 0, 1], [1, 0])
     """
     fix = f"Type each of 0 … {n - 1} once, like {format_order(range(n)[::-1])}."
-    parts = [p for p in re.split(r"[\s,;()\[\]]+", str(text).split("·")[0]) if p]
+    typed = text if isinstance(text, str) else shown(text)  # str(10**5000) raises
+    parts = [p for p in re.split(r"[\s,;()\[\]]+", typed.split("·")[0]) if p]
     if not parts or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"order must be whole numbers separated by spaces; got "
-                         f"{str(text)!r:.60}. {fix}")
+                         f"{shown(typed, 60)}. {fix}")
     long = next((p for p in parts if len(p) > 100), None)  # int() refuses over 4,300 digits
     if long is not None:
         raise ValueError(f"order must use the positions 0 … {n - 1}; got a number of {len(long)} "
