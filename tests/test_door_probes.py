@@ -145,6 +145,8 @@ REFUSED = {  # each must be refused with a clear error
     "a legend label of 10**5 characters": DRAWN + "(plotting.loss_bands({'a' * 10**5: "
                                                   "[[1.0, 0.5]]}))",
     "endless tick labels": f"plotting.heatmap(np.eye(2), row_labels={REPEAT}('a'))",
+    "an f with a huge default": "pa.shift_error(eval('lambda X, Y, z=10**5000: X'), "
+                                "np.ones((5, 2)))",
 }
 
 QUICK = {  # each must return (or give a clear error) within the time and memory limits

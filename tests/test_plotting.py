@@ -217,3 +217,31 @@ def test_accuracy_bands_name_what_the_accuracy_is_measured_against():
     plt.close(ax.figure)
     with pytest.raises(TypeError, match="xlabel must be a string; got int 3"):
         plotting.accuracy_bands({"learned": [[0.8]]}, [100], reference=(0.1, "g"), xlabel=3)
+
+
+def test_a_single_dollar_is_plain_text_as_matplotlib_draws_it():
+    """matplotlib typesets math only between an even number of unescaped $ (is_math_text): the
+    door refused "costs $5" that matplotlib draws as it is."""
+    image = plotting.heatmap(np.eye(2), title="costs $5")
+    image.axes.figure.canvas.draw()
+    assert image.axes.get_title() == "costs $5"
+    plt.close(image.axes.figure)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: plotting.loss_bands({"$\\frac$": [[1.0, 0.5]]}),
+     r"curves key '\$\\\\frac\$' must be text matplotlib can typeset; got '\$\\\\frac\$'"),
+    (lambda: plotting.accuracy_bars({"a": {"t": 0.5}}, {"$x^$": "t"}, reference=(0.5, "r")),
+     r"bars key '\$x\^\$' must be text matplotlib can typeset"),
+    (lambda: plotting.heatmap(np.eye(2), title="a" * 10**5),
+     r"title must be at most 200 characters, to be drawn in seconds and read; got 'a+'… "
+     r"\(100,000 characters\)"),
+    (lambda: plotting.heatmap(np.zeros((1000, 2)), row_labels=["a" * 100] * 1000),
+     "row_labels must have at most 10,000 characters in all, to be drawn in seconds; got "
+     "100,000 in 1,000 labels"),
+    (lambda: plotting.text_colours(3), r"M must be an array of cell values, at least 1-D"),
+])
+def test_labels_are_checked_at_the_door_not_when_drawn(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+    plt.close("all")

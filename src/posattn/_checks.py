@@ -402,8 +402,12 @@ def check_callable(name: str, f) -> None:
         signature.bind(None)
     except TypeError:
         called = getattr(f, "__name__", type(f).__name__)
+        try:
+            called += str(signature)
+        except ValueError:  # a default too long for Python to write (10**5000)
+            called += "(…)"
         raise TypeError(f"{name} must be a function of one argument, X (the rows of tokens); got "
-                        f"{called}{signature}. Fix any other argument first, e.g. with "
+                        f"{called:.120}. Fix any other argument first, e.g. with "
                         "lambda X: g(X, W).") from None
 
 

@@ -147,8 +147,8 @@ def _check_labels(name: str, labels, n: int, per: str = "row") -> list[str]:
 
 def _check_keys(name: str, mapping: Mapping) -> Mapping:
     """The labels of a dict's entries (its keys), drawn as tick or legend labels."""
-    _check_total(f"{name}'s labels", [_check_label(f"{name}'s label {shown(key, 40)}", key)
-                                      for key in mapping])
+    _check_total(f"the keys of {name}", [_check_label(f"{name} key {shown(key, 40)}", key)
+                                         for key in mapping])
     return mapping
 
 
