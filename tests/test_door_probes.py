@@ -273,6 +273,8 @@ ODD = {  # (input built outside the limits, or None; the value)
     "a huge integer": (None, "10**5000"),
     "a text of a million characters": ("'7' * 10**6", "given"),
     "an endless iterator": (None, f"{REPEAT}(1)"),
+    "range(10**9)": (None, "range(10**9)"),
+    "a list of 10**8 numbers, nested": ("[[0.0] * 10**4] * 10**4", "given"),
 }
 
 

@@ -480,6 +480,7 @@ def check_mask(mask, n: int, m: int):
     """A boolean (n, m) array, True where query i may attend to key j; None (no mask) passes."""
     if mask is None:
         return None
+    check_length("mask", mask)
     try:
         array = np.asarray(mask)
     except (TypeError, ValueError):  # ragged nesting
