@@ -141,8 +141,9 @@ def _nested_entries(value) -> tuple[int, int]:
             value = value[0]
         except Exception:  # noqa: BLE001 - a sequence that cannot be indexed: numpy's to judge
             break
-    if isinstance(value, np.ndarray) and entries and entries <= MAX_ENTRIES:
-        entries *= value.size  # a list of arrays
+    if levels and isinstance(value, np.ndarray) and 0 < entries <= MAX_ENTRIES:
+        entries, levels = entries * value.size, levels + value.ndim  # a list of arrays (an
+        # array alone: real_array measures it)
     return entries, levels
 
 
