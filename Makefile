@@ -55,14 +55,18 @@ setup: $(STAMP)
 
 # The launcher's own checks (PORT, and NB for present), run as make reads the recipe: one that
 # fails is said in one line, make's $(error) (a failed recipe would add make's "Error 1" line).
-launcher_checks = $(call one_line_error,$(shell PORT='$(subst ','\'',$(PORT))' \
+# PORT and NB reach the launcher as typed, never expanded by make (`$(value)`, quoted for the
+# shell; not exported): PORT='$$(shell …)' runs nothing and the check and the server see one value.
+launcher_checks = $(call one_line_error,$(shell PORT=$(call quoted,PORT) \
   $(or $(2),$(BIN))/python -m tools.servers check $(1) 2>&1))
 one_line_error = $(if $(1),$(error $(1)))
+quoted = '$(subst ','\'',$(value $(1)))'
+unexport PORT NB
 
 # JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 lab: $(STAMP)
 	$(call launcher_checks,)
-	@$(BIN)/python -m tools.servers
+	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.servers
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
@@ -104,8 +108,8 @@ book: $(STAMP)
 # Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
 NB ?=
 present: $(STAMP)
-	$(call launcher_checks,present $(NB))
-	@$(BIN)/python -m tools.servers present $(NB)
+	$(call launcher_checks,present $(call quoted,NB))
+	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.servers present $(call quoted,NB)
 
 # RISE, opt-in: JupyterLab with live slides (Alt+R), from its own environment (.venv-rise and
 # requirements-rise.txt say why: its pin on jupyterlab_widgets stays out of everyone else's).
@@ -120,7 +124,7 @@ $(RISE_VENV)/.installed: requirements-rise.lock pyproject.toml tools/lab-overrid
 
 rise: $(RISE_VENV)/.installed
 	$(call launcher_checks,,$(RISE_VENV)/bin)
-	@$(RISE_VENV)/bin/python -m tools.servers
+	@PORT=$(call quoted,PORT) exec $(RISE_VENV)/bin/python -m tools.servers
 
 # RISE's test, in RISE's environment: the explorer drawn as a widget in RISE's deck.
 test-rise: $(RISE_VENV)/.installed

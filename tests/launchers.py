@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+))/\S*\?token=(\w+)")
+HOLDER = re.compile(r"Its token is in (\S+) \(yours alone")  # stdout not a terminal
 
 
 def spawn(module: str, *args: str, log: Path, env: dict[str, str] | None = None,
@@ -30,9 +31,13 @@ def spawn(module: str, *args: str, log: Path, env: dict[str, str] | None = None,
 
 
 def printed_url(process: subprocess.Popen, log: Path) -> tuple[str, str]:
-    """(base URL, token) of the URL the command prints."""
+    """(base URL, token) of the URL the command prints: on a pipe, the token is not printed but
+    kept in the file the command names."""
     for line in process.stdout:
         if match := URL.search(line):
+            return match[1], match[3]
+        if held := HOLDER.search(line):
+            match = URL.search(Path(held[1]).read_text())
             return match[1], match[3]
     raise AssertionError(f"no URL printed; the log:\n{log.read_text()[-3000:]}")
 

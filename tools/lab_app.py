@@ -16,6 +16,13 @@ tools.servers runs it in its own process (initialized(App, argv, sockets), then 
   file's name can be (/api/contents/ and 10,000 characters: ENAMETOOLONG), and an export format
   nbconvert has no exporter for (/nbconvert/bogus/…: jupyter_server expects a KeyError, nbconvert
   raises ExporterNameError).
+- A path whose %-escapes are bytes that are not UTF-8 text (/%ff%fe) is a 400 with a one-line
+  body (NotText, ahead of every handler, the Voilà deck's too): tornado's own 400 comes from
+  decoding the path before the handler has started, and Jupyter's error page then fails on it,
+  logging three chained tracebacks and sending an empty body. A foreign Host header is a 403.
+- The URL jupyter_server logs (twice, to stderr) carries no token: a log redirected to a file
+  (`make lab 2>lab.log`) must not hold the key to the server. The launcher says where the token
+  is (tools/servers.py).
 """
 
 import re
@@ -25,9 +32,40 @@ from urllib.parse import unquote_to_bytes
 from jupyter_server import serverapp
 from jupyter_server.base.handlers import Template404
 from tornado.routing import Matcher, Rule
+from tornado.web import RequestHandler
 from traitlets import default
 
 NAME_MAX = 255  # the longest file name, in bytes (Linux, macOS)
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+NOT_TEXT = ("The path must be UTF-8 text once its %-escapes are decoded; got {!r}. Check the link "
+            "it came from.\n")
+
+
+class NotTextPath(Matcher):
+    """Matches a request whose path, %-decoded, is not UTF-8."""
+
+    def match(self, request) -> dict | None:
+        try:
+            unquote_to_bytes(request.path).decode("utf-8")
+        except UnicodeDecodeError:
+            return {}
+        return None
+
+
+class NotText(RequestHandler):
+    """A 400 with one line for a path that is no text (a 403 for a foreign Host header)."""
+
+    def prepare(self) -> None:
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        if self.request.host_name not in LOCAL_HOSTS:
+            self.set_status(403)
+            self.finish(f"Host must be local; got {self.request.host!r}.\n")
+        else:
+            self.set_status(400)
+            self.finish(NOT_TEXT.format(self.request.path[:80]))
+
+
+NOT_TEXT_RULE = Rule(NotTextPath(), NotText)
 
 
 class NamesNothing(Matcher):
@@ -59,6 +97,9 @@ class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
     def _no_page_with_the_token(self) -> bool:
         return True
 
+    def _get_urlparts(self, path=None, include_token=False, ip=None):  # the URLs it logs
+        return super()._get_urlparts(path=path, include_token=False, ip=ip)
+
     def _find_http_port(self) -> None:  # the launcher found it
         self.port = self.sockets[0].getsockname()[1]
 
@@ -67,7 +108,8 @@ class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
 
     def init_webapp(self) -> None:
         super().init_webapp()  # then the rule, ahead of every handler extensions add later
-        self.web_app.add_handlers(".*$", [Rule(NamesNothing(self.base_url), Template404)])
+        self.web_app.add_handlers(".*$", [NOT_TEXT_RULE,
+                                          Rule(NamesNothing(self.base_url), Template404)])
 
 
 def initialized(App, argv: list[str], sockets: list) -> ServerApp:

@@ -9,6 +9,16 @@
   nothing it started outlives it, whatever stops it (a kernel ends when its parent goes:
   ipykernel's parent poller; `kill -9` included). Nor do its files: they go to a runtime folder
   of its own, removed as it ends, or by the next launch if it was killed (tools/runtime.py).
+- Nor does it outlive the command that started it (make, a shell, a test), however that ends:
+  `kill -9` of make stops the server within a second, as SIGTERM does, kernels and files with it
+  (tools.runtime.end_with_parent). The Makefile runs it with exec, so its parent is make.
+- The URL with the token is printed to a terminal only. When stdout is not a terminal (`make lab
+  > lab.log`, a pipe) the URL is printed without it, and the line after names the file that
+  holds the whole URL: "url" in the server's private runtime folder, readable by the user alone
+  (0600 in a 0700 folder), gone when the server stops. Jupyter's own log (stderr) never holds
+  the token (tools/lab_app.py). (start() reads the token from a pipe of its own: print_json.)
+- A HOME (or JUPYTER_RUNTIME_DIR) where Jupyter cannot keep its runtime files is said in one line
+  (tools.runtime.runtime_base), by the checks too.
 - The server makes its token (Jupyter's identity provider), which never reaches a command line.
   The launcher binds the port before anything starts ($PORT, else the nearest free port to it, up
   to 65535) and the server listens on that socket (tools/lab_app.py, tools/voila_app.py): the
@@ -95,9 +105,13 @@ def bind(port: int) -> list[socket.socket]:
 
 def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> None:
     """Run app with argv (after options(app)) in this process, listening on sockets, until a
-    signal stops it; announce(port, token) is called once it listens. Its files go to a runtime
-    folder of its own."""
-    from tools.runtime import own_runtime_dir
+    signal stops it, or the process that started this one dies; announce(port, token) is called
+    once it listens. Its files go to a runtime folder of its own."""
+    from tools.runtime import end_with_parent, own_runtime_dir
+
+    def listening(port: int, token: str) -> None:  # the loop runs, the signal handlers are set
+        end_with_parent()
+        announce(port, token)
 
     port = sockets[0].getsockname()[1]  # the port bound, which the app reports from the start
     argv = [*argv, f"--{'Voila' if app == 'voila' else 'ServerApp'}.port={port}"]
@@ -109,7 +123,7 @@ def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> 
 
             server = PresentVoila.instance(auto_token=True)  # no JUPYTER_TOKEN: a random one
             server.initialize(argv)
-            server.sockets, server.announce, server.stop_on = sockets, announce, stop_on
+            server.sockets, server.announce, server.stop_on = sockets, listening, stop_on
         else:
             from tools.lab_app import initialized
 
@@ -118,18 +132,27 @@ def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> 
             else:
                 from notebook.app import JupyterNotebookApp as App
             server = initialized(App, argv, sockets)
-            server.io_loop.add_callback(lambda: announce(port, server.identity_provider.token))
+            server.io_loop.add_callback(lambda: listening(port, server.identity_provider.token))
             for sig in stop_on:  # the kernels, then the loop
                 signal.signal(sig, lambda *_: server.stop(from_signal=True))
         server.start()
 
 
 def print_url(title: str, path: str):
-    """announce for `make lab` and `make present`: the URL to open, then stdout is done (whoever
-    reads the URL from a pipe sees the pipe end there)."""
+    """announce for `make lab` and `make present`: the URL to open (with its token on a terminal
+    only, else the file that holds it), then stdout is done (whoever reads the URL from a pipe
+    sees the pipe end there)."""
     def announce(port: int, token: str) -> None:
-        print(f"\n  {title}:\n\n    http://{HOST}:{port}/{path}?token={token}\n\n"
-              "  (Ctrl+C stops the server.)\n", flush=True)
+        url = f"http://{HOST}:{port}/{path}"
+        if sys.stdout.isatty():
+            shown = f"    {url}?token={token}\n"
+        else:  # a file or a pipe: the token stays in the private runtime folder
+            holder = Path(os.environ["JUPYTER_RUNTIME_DIR"]) / "url"
+            with open(os.open(holder, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+                out.write(f"{url}?token={token}\n")
+            shown = (f"    {url}\n\n  Its token is in {holder} (yours alone; it goes when the "
+                     "server stops): open the URL that file holds.\n")
+        print(f"\n  {title}:\n\n{shown}\n  (Ctrl+C stops the server.)\n", flush=True)
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     return announce
 
@@ -221,18 +244,26 @@ def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None 
 
 def checked(argv: list[str]) -> tuple[str, int, Path | None]:
     """The app argv asks for, its preferred port and the notebook to present (or None); a
-    one-line ValueError for a PORT or an NB that is not one."""
+    one-line ValueError for a PORT or an NB that is not one, or a runtime folder that cannot
+    be made. An empty NB is the default one (the Makefile passes NB quoted)."""
+    from tools.runtime import runtime_base
+
     if argv[:1] == ["serve"]:
-        return argv[1], port_from(os.environ, argv[1]), None
-    if argv[:1] == ["present"]:
-        return "voila", port_from(os.environ, "voila"), notebook_path(*argv[1:2])
-    return "lab", port_from(os.environ, "lab"), None
+        chosen = argv[1], port_from(os.environ, argv[1]), None
+    elif argv[:1] == ["present"]:
+        chosen = "voila", port_from(os.environ, "voila"), notebook_path(*filter(None, argv[1:2]))
+    else:
+        chosen = "lab", port_from(os.environ, "lab"), None
+    runtime_base()
+    return chosen
 
 
 def main(argv: list[str]) -> None:
     """Check the arguments and bind the port, then serve until stopped (Ctrl+C, `kill`, closing
     the terminal). `check` stops after the checks: the Makefile runs it first, and says what
     failed in make's own one line (`$(error)`, which ends it with ".  Stop.")."""
+    import tools.runtime  # noqa: F401  (it notes the parent as the process starts)
+
     checking = argv[:1] == ["check"]
     try:
         app, port, notebook = checked(argv[1:] if checking else argv)

@@ -15,6 +15,20 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
   a deck whose token and cookies end with the server has no use for it.
 - The kernels' connection files go to the launcher's runtime folder (tools/runtime.py), not to
   the temp folder: a killed launcher's files are then removed by the next one.
+- Each load of the deck starts a kernel for that page (about 115 MiB for the explorer's deck), and
+  the kernels go with their pages (PageKernels). The bound: at most PAGE_KERNELS (8) kernels run
+  at once, about 1 GB: a load beyond that first shuts down the longest-idle kernels that no page
+  holds, and is refused (a 503, one line) only if every one is held by an open page (a deck open
+  in 8 tabs; the speaker view holds 3: its own and its two previews). A page's kernel is shut
+  down CLOSED_GRACE (2) seconds after its page's last websocket closes (the page was closed or
+  reloaded, or the browser ended), even when Voilà's own shutdown on `beforeunload` does not
+  come. A kernel whose page never connects (a plain HTTP load: curl, a link preview) is shut down
+  once it has been idle UNCONNECTED (15) seconds, checked every CULL_EVERY (5): gone within 20 s
+  of its last output (jupyter_server's culler, cull_connected off: a held kernel is never
+  culled, however long the presenter talks).
+- A page's kernel never sees the token: Voilà gives a kernel its page's request in QUERY_STRING
+  and VOILA_REQUEST_URL (for the notebook to read), with the token the page was opened with in
+  them; the token is taken out of both, and any other variable that holds it is left out.
 - The signals in stop_on (tools.servers: SIGINT, SIGTERM, SIGHUP) stop it: the kernels are shut
   down, then their connection files' folder goes. nbclient, which runs each notebook, puts its own
   handlers on SIGINT and SIGTERM for the run and then sets them back to their default action
@@ -23,22 +37,110 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
   So nbclient's handlers are not added for these signals; the server's own stay.
 """
 
+import asyncio
 import shutil
 import signal
-from urllib.parse import unquote_to_bytes
+from urllib.parse import parse_qsl, unquote_to_bytes, urlencode, urlsplit
 
 import tornado.httpserver
 import tornado.ioloop
 import tornado.web
 from jupyter_core.paths import jupyter_runtime_dir
 from jupyter_core.utils import run_sync
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import default
 from voila.app import Voila
+from voila.handler import VoilaHandler
 from voila.static_file_handler import AllowListFileHandler
 
 from tools.build_slides import VENDOR
+from tools.lab_app import NOT_TEXT_RULE
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+PAGE_KERNELS = 8  # at most this many kernels at once, one per open page of the deck
+CLOSED_GRACE = 2  # seconds from a page's last websocket closing to its kernel's shutdown
+UNCONNECTED = 15  # seconds idle after which a kernel no page holds is culled
+CULL_EVERY = 5  # seconds between the culler's looks
+FULL = ("Open pages of the deck must be at most {0} (each runs a kernel); got one more while {0} "
+        "are open. Close a tab or window of the deck, then reload this page.")
+
+
+def without_token(text: str, token: str) -> str:
+    """A query string or URL with its token= parameters taken out."""
+    parts = urlsplit(text) if "://" in text else None
+    query = parts.query if parts else text
+    kept = urlencode([(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "token"])
+    return parts._replace(query=kept).geturl() if parts else kept
+
+
+class PageKernels(AsyncMappingKernelManager):
+    """The deck's kernels, one per page load, bounded (see above)."""
+
+    @default("cull_idle_timeout")
+    def _cull_unconnected(self) -> int:
+        return UNCONNECTED
+
+    @default("cull_interval")
+    def _cull_every(self) -> int:
+        return CULL_EVERY
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.room = asyncio.Lock()  # one kernel start at a time: the bound holds under a rush
+
+    async def start_kernel(self, *args, **kwargs) -> str:
+        token = self.parent.identity_provider.token if self.parent else ""
+        env = dict(kwargs.get("env") or {})
+        for name in ("QUERY_STRING", "VOILA_REQUEST_URL"):
+            if name in env and token:
+                env[name] = without_token(env[name], token)
+        kwargs["env"] = {k: v for k, v in env.items() if not (token and token in v)}
+        async with self.room:
+            if not await self.make_room():
+                raise tornado.web.HTTPError(503, FULL.format(PAGE_KERNELS))
+            return await super().start_kernel(*args, **kwargs)
+
+    async def make_room(self) -> bool:
+        """Whether one more kernel may start: the longest-idle kernels no page holds (no
+        websocket, not busy) are shut down while PAGE_KERNELS run."""
+        spare = sorted((k for k in self.list_kernel_ids() if not self.held(k)
+                        and getattr(self.get_kernel(k), "execution_state", "") != "busy"),
+                       key=lambda k: self.get_kernel(k).last_activity)
+        while len(self.list_kernel_ids()) >= PAGE_KERNELS and spare:
+            await self.shutdown_kernel(spare.pop(0))
+        return len(self.list_kernel_ids()) < PAGE_KERNELS
+
+    def held(self, kernel_id: str) -> bool:
+        """Whether an open page holds the kernel: a websocket to it is open."""
+        return self._kernel_connections.get(kernel_id, 0) > 0
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)
+        if kernel_id in self and not self.held(kernel_id):  # its page is gone, or going
+            tornado.ioloop.IOLoop.current().call_later(CLOSED_GRACE, self.let_go, kernel_id)
+
+    async def let_go(self, kernel_id: str) -> None:
+        if kernel_id in self and not self.held(kernel_id):  # no page came back to it
+            self.log.info("Kernel %s: its page closed; shutting it down", kernel_id)
+            await self.shutdown_kernel(kernel_id)
+
+
+def page_limited(handler: type[VoilaHandler]) -> type[VoilaHandler]:
+    """The deck's handler, answering a load beyond the bound with a 503 and one line."""
+
+    class PageLimited(handler):
+        async def prepare(self):
+            await super().prepare()
+            if self._finished or (self.path_args and self.path_args[0]):  # only the deck
+                return None
+            manager = self.kernel_manager
+            if isinstance(manager, PageKernels) and not await manager.make_room():
+                self.set_status(503)
+                self.set_header("Content-Type", "text/plain; charset=UTF-8")
+                return self.finish(FULL.format(PAGE_KERNELS) + "\n")
+            return None
+
+    return PageLimited
 
 
 def local_only(handler: type[tornado.web.RequestHandler]) -> type[tornado.web.RequestHandler]:
@@ -87,8 +189,12 @@ class PresentVoila(Voila):
     def _in_the_runtime_dir(self) -> str:
         return jupyter_runtime_dir()  # the launcher's own folder (tools/runtime.py)
 
+    def initialize(self, argv=None) -> None:
+        super().initialize(argv)
+        self.voila_configuration.multi_kernel_manager_class = PageKernels
+
     def init_handlers(self) -> list:
-        rules = []
+        rules = [NOT_TEXT_RULE]  # a path that is no text: a 400, one line (tools/lab_app.py)
         for pattern, handler, *options in super().init_handlers():
             if handler is AllowListFileHandler:
                 handler, options = tornado.web.StaticFileHandler, [{"path": str(VENDOR)}]
@@ -96,6 +202,8 @@ class PresentVoila(Voila):
                 handler, options = tornado.web.ErrorHandler, [{"status_code": 404}]
             if issubclass(handler, tornado.web.StaticFileHandler):
                 handler = files_or_404(handler)
+            if issubclass(handler, VoilaHandler):
+                handler = page_limited(handler)
             rules.append((pattern, local_only(handler), *options))
         return rules
 
