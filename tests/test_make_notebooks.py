@@ -2,11 +2,16 @@
 and a change saved while a notebook runs is never lost."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from contextlib import suppress
 from pathlib import Path
 
 import nbformat
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}}
@@ -58,3 +63,66 @@ def test_a_notebook_saved_while_it_runs_is_kept_and_the_run_goes_beside_it(tmp_p
     assert nbformat.read(other, as_version=4).cells[0].outputs[0].text == "the other one\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["edited.ipynb", "edited.rerun.ipynb",
                                                            "other.ipynb"]  # no temporary left
+
+
+SLOW = "import time\nfor _ in range(600):\n    time.sleep(0.1)"  # a minute: stopped well before
+
+
+def kernel_below(pid: int) -> list[int]:
+    from tests.launchers import descendants
+
+    found = []
+    for each in descendants(pid):
+        try:
+            if b"ipykernel" in Path(f"/proc/{each}/cmdline").read_bytes():
+                found.append(each)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to the runner", "SIGINT to the runner",
+                                 "kill -9 of make", "SIGTERM to make"])
+def test_a_stopped_make_notebooks_leaves_no_connection_file_and_writes_nothing(tmp_path, how):
+    from tests.launchers import alive, descendants
+
+    path = tmp_path / "slow.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(metadata=KERNEL, cells=[
+        nbformat.v4.new_code_cell(SLOW)]), path)
+    before = path.read_bytes()
+    for sub in ("tmp", "runtime"):
+        (tmp_path / sub).mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(name, None)
+    make = subprocess.Popen(["make", "--no-print-directory", "-o", ".venv/.installed", "notebooks",
+                             f"BIN={Path(sys.executable).parent}", f"NBS={path}"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not kernel_below(make.pid):  # the kernel runs the slow cell
+            assert make.poll() is None and time.monotonic() < deadline, make.stdout.read()
+            time.sleep(0.2)
+        time.sleep(1)
+        pids = descendants(make.pid)
+        runner = pids[1]  # make's child
+        if how == "kill -9 of make":
+            make.kill()
+        else:
+            target = make.pid if how.endswith("make") else runner
+            os.kill(target, signal.SIGINT if "SIGINT" in how else signal.SIGTERM)
+        make.wait(30)
+        deadline = time.monotonic() + 40
+        while alive(pids):
+            assert time.monotonic() < deadline, f"still running after {how}: {alive(pids)}"
+            time.sleep(0.2)
+    finally:
+        for pid in alive(descendants(make.pid)):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert list((tmp_path / "tmp").iterdir()) == []  # no kernel-*.json with its key
+    assert list((tmp_path / "runtime").iterdir()) == []
+    assert path.read_bytes() == before  # nothing written after the stop
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runtime", "slow.ipynb", "tmp"]

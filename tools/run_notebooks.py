@@ -20,11 +20,23 @@ kept beside it as NAME.rerun.ipynb, both are named and the exit status is 1 (as 
 notebook fails to run; the others run all the same). A save after the command ended is an
 ordinary later edit. For an instant the notebook's name is missing: were the process killed
 then, the notebook would be beside it as .NAME.*.ipynb.taken.
+
+However the command is stopped, it leaves nothing behind and writes nothing after. The kernels'
+connection files (each with its key) go to a private folder of the run's own (tools/runtime.py:
+0700, in Jupyter's runtime folder, never the temp folder), removed as the run ends, or by the next
+`make lab`, `make present` or `make notebooks` if the runner was killed with `kill -9`. SIGTERM,
+SIGHUP and Ctrl+C stop the run at once (Stopped): the notebook being run is left as it was, its
+kernel is shut down (nbclient's own handlers, which would shut the kernel down and let the run go
+on, are not added for these signals). The runner also stops when make dies, however it dies
+(tools.runtime.end_with_parent), and it looks once more, just before it saves, that its parent
+is still there: after `kill -9` of make no notebook is written.
 """
 
 import os
+import signal
 import sys
 import tempfile
+from asyncio import unix_events
 from pathlib import Path
 from typing import NamedTuple
 
@@ -32,7 +44,14 @@ import nbformat
 from nbconvert import NotebookExporter
 from traitlets.config import Config
 
+from tools.runtime import STARTED_BY, end_with_parent, own_runtime_dir
+
 RERUN = ".rerun.ipynb"  # the run of a notebook that was saved while it ran
+STOP_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(BaseException):
+    """The run was stopped by a signal, or by its parent's death: nothing more is written."""
 
 
 class Put(NamedTuple):
@@ -43,8 +62,10 @@ class Put(NamedTuple):
     written: os.stat_result
 
 
-def exporter() -> NotebookExporter:
+def exporter(connection_file: Path | None = None) -> NotebookExporter:
     config = Config()
+    if connection_file is not None:
+        config.KernelManager.connection_file = str(connection_file)
     config.ExecutePreprocessor.enabled = True
     config.ExecutePreprocessor.timeout = 300
     config.ExecutePreprocessor.record_timing = False
@@ -129,15 +150,33 @@ def save(path: Path, ran: bytes, read: bytes, seen: os.stat_result) -> Put | Non
     return None
 
 
-def run(path: Path) -> Put | None:
-    """Run the notebook at path and put the run in its place, or beside it if it was saved
-    meanwhile; the run put in place, or None."""
+def run(path: Path, connection_file: Path | None = None) -> Put | None:
+    """Run the notebook at path (its kernel's connection file at connection_file) and put the
+    run in its place, or beside it if it was saved meanwhile; the run put in place, or None."""
     with open(path, "rb") as file:
         seen = os.fstat(file.fileno())
         read = file.read()
     notebook = nbformat.reads(read.decode("utf-8"), as_version=4)
-    ran, _ = exporter().from_notebook_node(notebook, {"metadata": {"path": str(path.parent)}})
+    ran, _ = exporter(connection_file).from_notebook_node(
+        notebook, {"metadata": {"path": str(path.parent)}})
+    if os.getppid() != STARTED_BY:  # make has died: nothing is written after it
+        raise Stopped(signal.SIGTERM)
     return save(path, ran.encode("utf-8"), read, seen)
+
+
+def stop(signum: int, frame) -> None:
+    raise Stopped(signum)
+
+
+def no_loop_handlers_for(signals) -> None:
+    """asyncio's add_signal_handler refuses signals, leaving this process's handlers on them."""
+    add = unix_events._UnixSelectorEventLoop.add_signal_handler
+
+    def add_unless_ours(loop, sig, callback, *args) -> None:
+        if sig not in signals:
+            add(loop, sig, callback, *args)
+
+    unix_events._UnixSelectorEventLoop.add_signal_handler = add_unless_ours
 
 
 def still_in_place(put: Put) -> bool:
@@ -150,8 +189,24 @@ def still_in_place(put: Put) -> bool:
 
 
 def main(paths: list[str]) -> int:
+    """Run each notebook in paths; stopped by a signal or make's death, 128 + the signal."""
+    for sig in STOP_ON:
+        if sig == signal.SIGINT or signal.getsignal(sig) is not signal.SIG_IGN:  # nohup
+            signal.signal(sig, stop)
+    no_loop_handlers_for(STOP_ON)
+    end_with_parent()
+    try:
+        with own_runtime_dir() as folder:
+            return run_all(paths, folder)
+    except Stopped as stopped:
+        name = signal.Signals(stopped.args[0]).name
+        print(f"stopped by {name}: the notebook being run is left as it was", file=sys.stderr)
+        return 128 + stopped.args[0]
+
+
+def run_all(paths: list[str], folder: Path) -> int:
     failed, put = [], []
-    for name in paths:
+    for number, name in enumerate(paths):
         path = Path(name)
         if path.name.endswith(RERUN):
             print(f"{path}: skipped (the run of a notebook that was saved while it ran)",
@@ -159,7 +214,7 @@ def main(paths: list[str]) -> int:
             continue
         print(f"Running {path}", file=sys.stderr, flush=True)
         try:
-            done = run(path)
+            done = run(path, folder / f"kernel-{number}.json")
         except Exception as error:  # a cell failed, or the kernel died: the file is unchanged
             print(f"{path} did not run, and is left unchanged: {type(error).__name__}: {error}",
                   file=sys.stderr)
