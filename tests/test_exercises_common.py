@@ -87,3 +87,31 @@ def test_a_name_the_kernel_has_not_defined_yet_gets_the_cell_that_defines_it(che
     feedback = getattr(module, function)(undefined)
     assert not feedback.ok and f"uses {name}, which is not defined" in feedback.message
     assert module.DEFINED_IN[name] in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize(("name", "check"), CHECKERS, ids=IDS)
+def test_a_check_called_with_keywords_or_with_nothing_shows_the_call_to_make(name, check):
+    """nb02.check_y1(y_1=[2.2, 2.9]) and nb09.check_prediction() raised a raw TypeError."""
+    parameters = list(inspect.signature(check).parameters.values())
+    spread = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    names = [("*" if p.kind is p.VAR_POSITIONAL else "") + p.name for p in parameters]
+    shown = f"{name}({', '.join(names)})"
+    calls = [((), {p.name: [1.0, 2.0] for p in parameters})]  # every answer as a keyword
+    if not spread:
+        calls += [((), {}), ((1.0,) * (len(parameters) + 1), {})]  # nothing, one too many
+    for answers, keywords in calls:
+        feedback = check(*answers, **keywords)
+        assert isinstance(feedback, exercises.Feedback) and not feedback.ok
+        assert shown in feedback.message and "got " in feedback.message, feedback.message
+        assert name.split(".")[1] + " takes your answer" in feedback.message
+
+
+def test_the_call_of_the_issue_names_the_argument_and_what_came():
+    from posattn.exercises import nb02, nb09
+    assert nb02.check_y1(y_1=[2.2, 2.9]).message == (
+        "check_y1 takes your answer as its one argument: nb02.check_y1(y_1); "
+        "got the keyword y_1=….")
+    assert nb09.check_prediction().message == (
+        "check_prediction takes your answers as its 2 arguments, in this order: "
+        "nb09.check_prediction(scheme, prediction); got no argument.")
+    assert not nb09.check_prediction(None, ...).ok  # None is an answer for scheme, ... is not

@@ -298,3 +298,145 @@ def test_the_public_helpers_measure_an_in_place_function_as_it_is():
     assert pa.equivariance_error(centred_in_place, X, [2, 0, 1]) < 1e-12
     assert pa.invariance_error(lambda X: X.sort(axis=0) or X, X, [2, 0, 1]) < 1e-12
     np.testing.assert_array_equal(X, kept)
+
+
+# issue 39 §4: what the time limit promises (module docstring of posattn.exercises)
+
+def _swallows_while_sleeping(*args, **keywords):
+    while True:
+        try:
+            time.sleep(0.05)
+        except:  # noqa: E722 - the learner's bare except, which catches the check's stop
+            pass
+
+
+def _swallows_while_computing(*args, **keywords):
+    while True:
+        try:
+            sum(range(1000))
+        except BaseException:  # noqa: BLE001, S110 - the same, written out
+            pass
+
+
+def _signal_state():
+    import signal
+    return (signal.getsignal(signal.SIGALRM), signal.getsignal(signal.SIGINT),
+            signal.pthread_sigmask(signal.SIG_BLOCK, set()), sys.gettrace())
+
+
+def _left_neighbour(n):
+    return np.eye(n, k=-1) + np.eye(n, k=n - 1)  # row i all on i - 1 (row 0 on the last)
+
+
+@pytest.mark.parametrize("slow", [_swallows_while_sleeping, _swallows_while_computing])
+def test_a_stop_the_answer_catches_is_raised_again_and_nothing_of_it_stays(slow, monkeypatch):
+    import signal
+
+    from posattn.exercises import nb02
+    monkeypatch.setattr(exercises, "TIME_LIMIT", 0.5)
+    before = _signal_state()
+    started = time.perf_counter()
+    feedback = nb02.check_position_weights(slow)
+    assert time.perf_counter() - started < 3.0
+    assert not feedback.ok and "catches the stop" in feedback.message, feedback.message
+    assert "interrupt the kernel (■)" in feedback.message
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and _signal_state() == before
+    assert nb02.check_position_weights(_left_neighbour).ok  # a later verdict as it should be
+
+
+def _ignores_the_alarm(n):
+    import signal
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    return np.full((n, n), 1 / n)
+
+
+def test_an_answer_that_ignores_blocks_or_disarms_the_alarm_changes_no_later_check(monkeypatch):
+    import signal
+
+    from posattn.exercises import nb02
+    monkeypatch.setattr(exercises, "TIME_LIMIT", 0.5)
+    before = _signal_state()
+    assert not nb02.check_position_weights(_ignores_the_alarm).ok  # uniform weights: blind
+    assert _signal_state() == before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    started = time.perf_counter()  # the next answer that never ends is stopped as before
+    feedback = nb02.check_position_weights(_swallows_while_sleeping)
+    assert time.perf_counter() - started < 3.0 and "stopped after 0.5 s" in feedback.message
+
+
+def test_the_notebooks_own_alarm_is_given_back_with_the_time_it_had_left():
+    import signal
+
+    from posattn.exercises import nb02
+    rang = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: rang.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30.0)
+        assert nb02.check_y1([2.2, 2.9]).ok
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 25.0 < left <= 30.0 and not rang
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# issue 39 §4: an answer cannot change the checker's own comparisons
+
+def _always(*args, **keywords):
+    return True
+
+
+@pytest.mark.parametrize(("where", "name"), [
+    (np, "allclose"), (np, "isfinite"), (np, "isnan"), (np, "asarray"),
+    (__import__("builtins"), "bool")])  # each one judged this wrong answer Right before
+def test_numpy_rebound_in_the_notebook_does_not_make_a_wrong_answer_right(where, name,
+                                                                        monkeypatch):
+    from posattn.exercises import nb02
+    patch = (lambda *args, **keywords: np.ones(2)) if name in ("asarray", "array") else _always
+    monkeypatch.setattr(where, name, patch)
+    wrong = nb02.check_y1([9.0, 9.0])
+    assert getattr(where, name) is patch  # the notebook's own rebinding, given back
+    monkeypatch.undo()
+    assert not wrong.ok and "not y_1 yet" in wrong.message, wrong.message
+    assert nb02.check_y1([2.2, 2.9]).ok
+
+
+def test_the_rebinding_of_the_issue_made_inside_an_answer_is_undone():
+    from posattn.exercises import nb02
+    kept = np.allclose
+
+    def rebinds(n):
+        np.allclose = _always
+        return np.full((n, n), 1 / n)  # uniform weights: blind to order, so Not yet
+
+    try:
+        feedback = nb02.check_position_weights(rebinds)
+        assert np.allclose is kept
+    finally:
+        np.allclose = kept
+    assert not feedback.ok and "cannot tell" in feedback.message, feedback.message
+
+
+def test_an_answer_that_forks_leaves_no_process_and_gets_a_verdict():
+    import os
+
+    from posattn.exercises import nb02
+
+    def forks(n):
+        os.fork()
+        return np.eye(n)
+
+    def children() -> set:
+        found = set()
+        for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+            with open(task / "children") as listed:
+                found |= set(listed.read().split())
+        return found
+
+    before = children()
+    feedback = nb02.check_position_weights(forks)
+    assert children() == before  # none left, not even a zombie
+    assert not feedback.ok and "os.fork()" in feedback.message, feedback.message
+    assert nb02.check_y1([2.2, 2.9]).ok

@@ -13,15 +13,35 @@ otherwise, as the helpers below do when an answer is not what they need.
 >>> check_two(...), check_two(3), check_two("two"), check_two(2)
 (❌ Not yet: replace the ... with a number, then run the cell again., ❌ Not yet: count again., \
 ❌ Not yet: x must be an array of numbers; got str 'two'., ✅ Right: two it is.)
+
+What a check promises, whatever the answer does:
+
+* It is called as the notebook calls it, answers in order; called otherwise (with keywords, or
+  with nothing) it says so, with the call to make.
+* Its verdict is the checker's own: the names of numpy (and of Python's builtins) that an answer
+  rebinds (``np.allclose = lambda *a, **k: True``) are put back as they were at import while
+  the check runs, and after every call of the answer; the notebook gets its own back after.
+* An answer that forks (``os.fork()``) gets a Not yet; the new process ends at once, is reaped,
+  and never runs the rest of the check.
+* It stops an answer after TIME_LIMIT seconds when the answer is Python code running on the
+  kernel's main thread; a stop the answer catches (a bare ``except:``) is raised again every
+  0.1 s. SIGALRM is unblocked for the check, and the alarm, the SIGALRM and SIGINT handlers and
+  the signal mask are given back as they were. Not promised: one long call into C (numpy work
+  included), code in another thread, an answer that blocks or ignores SIGALRM itself, or one
+  that catches every stop. Interrupting the kernel (■, KeyboardInterrupt) is never caught by a
+  check, and is what stops those.
 """
 
+import builtins
 import contextlib
 import copy
 import functools
 import inspect
+import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -98,6 +118,71 @@ def _argument_name(f, position) -> str:
     return names[position] if position < len(names) else f"argument {position + 1}"
 
 
+_MISSING = object()
+# the namespaces an answer could rebind to change a verdict, as they were when this was imported
+_KEPT = tuple((vars(module), dict(vars(module))) for module in (
+    builtins, np, *(sys.modules[name] for name in (
+        "numpy.linalg", "numpy.random", "numpy.ma", "numpy._core.numeric",
+        "numpy._core.fromnumeric", "numpy.core.numeric", "numpy.core.fromnumeric")
+        if name in sys.modules)))
+
+
+def _restore() -> list:
+    """Put back every kept name an answer rebound or removed; returns what was undone."""
+    undone = []
+    for now, kept in _KEPT:
+        for key, value in kept.items():
+            if now.get(key, _MISSING) is not value:
+                undone.append((now, key, now.get(key, _MISSING)))
+                now[key] = value
+    return undone
+
+
+def _put_back(undone: list) -> None:
+    """The notebook's own rebinding, given back after a check."""
+    for now, key, value in reversed(undone):
+        if value is _MISSING:
+            now.pop(key, None)
+        else:
+            now[key] = value
+
+
+_FORKS = {"checking": 0, "count": 0, "pipe": None}
+
+
+def _before_fork():
+    if _FORKS["checking"]:
+        _FORKS["pipe"] = os.pipe()
+
+
+def _in_child():  # a copy of the kernel inside a check: it must not run the check on
+    if _FORKS["checking"]:
+        try:
+            os.write(_FORKS["pipe"][1], str(os.getpid()).encode())
+        finally:
+            os._exit(0)
+
+
+def _in_parent():
+    pipe, _FORKS["pipe"] = _FORKS["pipe"], None
+    if pipe is None:
+        return
+    _FORKS["count"] += 1
+    os.close(pipe[1])
+    try:
+        pid = int(os.read(pipe[0], 32) or 0)
+    finally:
+        os.close(pipe[0])
+    with contextlib.suppress(ChildProcessError, OSError):
+        if pid:
+            os.waitpid(pid, 0)  # it has ended already: reaped, no zombie left
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_parent=_in_parent,
+                        after_in_child=_in_child)
+
+
 def guarded(f, name: str = "your function"):
     """The learner's function ``f``, called on fresh copies of its arguments: whatever it does to
     them, the checker's arrays stay as they were, and a change made in place ends the check
@@ -116,6 +201,8 @@ def guarded(f, name: str = "your function"):
         except SystemExit:
             raise _Stopped(f"{name} called sys.exit() (or exit()), which would end the program: "
                            "return a value instead.") from None
+        finally:
+            _restore()  # whatever of numpy's the call rebound
         pairs = [*enumerate(zip(args, copies, strict=True)),
                  *((key, (keywords[key], v)) for key, v in named.items())]
         for position, (given, seen) in pairs:
@@ -138,7 +225,7 @@ def _codes(code) -> set:
 
 
 GUARD_CODES = frozenset().union(*(_codes(f.__code__) for f in (_fresh, _changed, _argument_name,
-                                                                 guarded)))
+                                                                 guarded, _restore)))
 
 
 def read_only(namespace: dict) -> None:
@@ -154,31 +241,70 @@ def read_only(namespace: dict) -> None:
 
 
 _LIMIT = threading.local()
+_HERE = (__file__, contextlib.__file__, os.path.dirname(np.__file__))  # where no stop is raised
+REPEAT = 0.1  # seconds between stops once the first one is caught
 
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
-    """Stop the learner's code after ``seconds`` (on the main thread, where signals arrive; a
-    nested check keeps the outer limit)."""
+    """Stop the learner's code after ``seconds``, and again every REPEAT s if it catches the stop
+    (on the main thread, where signals arrive; a nested check keeps the outer limit). Whatever
+    the answer did to them, the alarm, the SIGALRM and SIGINT handlers and the signal mask are
+    given back as they were."""
     usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
               and not getattr(_LIMIT, "on", False))
     if not usable:
         yield
         return
+    stops, traced = [0], []
+
+    def message() -> str:
+        again = (" It went on after the first stop: an `except:` or `except BaseException:` "
+                 "catches the stop; catch Exception instead." if stops[0] > 1 else "")
+        return (f"the check stopped after {seconds:g} s: your answer is still running (a loop "
+                "that never ends, a time.sleep, or far more work than the exercise needs?)."
+                f"{again} If one ever runs on, interrupt the kernel (■) to stop it.")
+
+    def every_line(frame, event, arg):  # once a stop was caught: one at each line of the answer
+        if event == "line" and not frame.f_code.co_filename.startswith(_HERE):
+            raise _Stopped(message())
+        return every_line
 
     def stop(signum, frame):
-        raise _Stopped(f"the check stopped after {seconds:g} s: your answer is still running (a "
-                       "loop that never ends, a time.sleep, or far more work than the exercise "
-                       "needs?).")
+        if frame is not None and frame.f_code.co_filename.startswith(_HERE):
+            return  # the checker's own code, or numpy's: the next stop lands in the answer
+        stops[0] += 1
+        if stops[0] > 1:  # the first was caught: an `except` line of the answer stops it too
+            sys.settrace(every_line)
+            while frame is not None:
+                frame.f_trace, frame.f_trace_lines = every_line, True
+                traced.append(frame)
+                frame = frame.f_back
+        raise _Stopped(message())
 
+    started, tracing = time.monotonic(), sys.gettrace()
+    interrupt = signal.getsignal(signal.SIGINT)
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM}) \
+        if hasattr(signal, "pthread_sigmask") else None
+    alarm = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
     _LIMIT.on = True
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        if stops[0] > 1:
+            sys.settrace(tracing)
+            for frame in traced:  # the notebook's own frames among them: untouched after
+                frame.f_trace = None
         signal.signal(signal.SIGALRM, previous)
+        if interrupt is not None:
+            signal.signal(signal.SIGINT, interrupt)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if alarm[0] > 0:  # the notebook's own alarm, with the time it had left
+            left = alarm[0] - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), alarm[1])
         _LIMIT.on = False
 
 
@@ -191,41 +317,94 @@ def _undefined(exc: NameError, module) -> str:
                "Run the cells above this one first (or define it in this cell)."))
 
 
-def checker(what: str) -> Callable:
+def _call_shape(check: Callable, module) -> Callable:
+    """A hint for a check called otherwise than with its answers in order, or None."""
+    name = check.__name__.lstrip("_")
+    parameters = list(inspect.signature(check).parameters.values())
+    spread = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    names = [("*" if p.kind is p.VAR_POSITIONAL else "") + p.name for p in parameters]
+    shown = f"{(module.__name__ if module else '').rsplit('.', 1)[-1]}.{name}({', '.join(names)})"
+    which = (f"your answers as its arguments, in order: {shown}" if spread else
+             f"your answer as its one argument: {shown}" if len(names) == 1 else
+             f"your answers as its {len(names)} arguments, in this order: {shown}")
+
+    def hint(answers: tuple, keywords: dict) -> str | None:
+        if keywords:
+            got = "the keyword" + "s" * (len(keywords) > 1) + " " + ", ".join(
+                f"{key}=…" for key in keywords)
+        elif not spread and len(answers) != len(names):
+            got = (f"{len(answers)} argument" + "s" * (len(answers) != 1)) if answers \
+                else "no argument"
+        else:
+            return None
+        return f"{name} takes {which}; got {got}."
+
+    return hint
+
+
+def _forked() -> str:
+    return ("your answer started a new process (os.fork()), a copy of the kernel that would go "
+            "on running the check: it was ended. Compute the answer in this process.")
+
+
+def checker(what: str, *, none_is_an_answer: tuple = ()) -> Callable:
     """Make ``check(answer, …)`` return Feedback and never raise, whatever it is given.
 
-    A placeholder answer (``...`` or None) asks for ``what``; :class:`NotYet` becomes its hint;
-    any other exception, raised while looking at an unexpected answer, is named in a hint. A
-    function answer is :func:`guarded`; the check runs under its own numpy error state and
-    within TIME_LIMIT, with the module's own arrays read-only. Only KeyboardInterrupt passes.
+    A placeholder answer (``...``, or None unless its argument is named in
+    ``none_is_an_answer``) asks for ``what``; a call with keywords or the wrong number of answers
+    shows the call to make; :class:`NotYet` becomes its hint; any other exception, raised while
+    looking at an unexpected answer, is named in a hint. A function answer is :func:`guarded`;
+    the check runs under its own numpy error state and within TIME_LIMIT, with the module's own
+    arrays read-only and numpy's names as they were at import. Only KeyboardInterrupt passes.
     """
 
     def decorate(check: Callable) -> Callable:
         module = sys.modules.get(check.__module__)
+        shape = _call_shape(check, module)
+        names = list(inspect.signature(check).parameters)
+        kept = {i for i, n in enumerate(names) if n in none_is_an_answer}
 
         @functools.wraps(check)
-        def checked(*answers) -> Feedback:
-            if any(a is ... or a is None for a in answers):
+        def checked(*answers, **keywords) -> Feedback:
+            wrong_call = shape(answers, keywords)
+            if wrong_call:
+                return Feedback(False, wrong_call)
+            if any(a is ... or (a is None and i not in kept) for i, a in enumerate(answers)):
                 return Feedback(False, f"replace the ... with {what}, then run the cell again.")
+            pid, forks = os.getpid(), _FORKS["count"]
+            undone = _restore()
+            _FORKS["checking"] += 1
             try:
-                with np.errstate(all="ignore"), _time_limit(TIME_LIMIT):
-                    return Feedback(True, check(*(guarded(a) for a in answers)))
-            except KeyboardInterrupt:
-                raise
-            except (NotYet, _Stopped) as hint:
-                return Feedback(False, _text(hint))
-            except SystemExit:
-                return Feedback(False, "your answer called sys.exit() (or exit()), which would "
-                                       "end the program: give a value instead.")
-            except NameError as exc:
-                return Feedback(False, _undefined(exc, module))
-            except BaseException as exc:  # noqa: BLE001 - an answer may fail in any way
-                return Feedback(False, f"this answer could not be checked ({say(exc)}). "
-                                       f"The exercise asks for {what}.")
+                feedback = _verdict(check, answers, what, module)
+            finally:
+                _FORKS["checking"] -= 1
+                if os.getpid() != pid:  # a fork the hooks did not see: the copy ends here
+                    os._exit(0)
+                _restore()
+                _put_back(undone)
+            return Feedback(False, _forked()) if _FORKS["count"] != forks else feedback
 
         return checked
 
     return decorate
+
+
+def _verdict(check: Callable, answers: tuple, what: str, module) -> Feedback:
+    try:
+        with np.errstate(all="ignore"), _time_limit(TIME_LIMIT):
+            return Feedback(True, check(*(guarded(a) for a in answers)))
+    except KeyboardInterrupt:
+        raise
+    except (NotYet, _Stopped) as hint:
+        return Feedback(False, _text(hint))
+    except SystemExit:
+        return Feedback(False, "your answer called sys.exit() (or exit()), which would "
+                               "end the program: give a value instead.")
+    except NameError as exc:
+        return Feedback(False, _undefined(exc, module))
+    except BaseException as exc:  # noqa: BLE001 - an answer may fail in any way
+        return Feedback(False, f"this answer could not be checked ({say(exc)}). "
+                               f"The exercise asks for {what}.")
 
 
 def _text(hint: BaseException) -> str:
@@ -238,6 +417,8 @@ def as_array(answer, name: str, shape: tuple | None = None, *, masked: bool = Fa
         array = numbers_array(name, answer)  # the package's own check and message
     except TypeError as exc:
         raise NotYet(str(exc)) from None
+    finally:
+        _restore()  # an answer's __array__ may rebind numpy's names too
     if shape is not None and array.shape != tuple(shape):
         raise NotYet(f"{name} must have shape {tuple(shape)}; got shape {array.shape}.")
     if np.isnan(array).any() or not (masked or np.isfinite(array).all()):

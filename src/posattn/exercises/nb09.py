@@ -23,9 +23,14 @@ WHY_AWARE = ("Does this scheme make the first word of a sentence look different 
              "one? If it does, a read-out can learn to pick the first noun (section 3).")
 
 
-@checker('a scheme name ("none" or None for no positions) and a prediction, "chance" or "learns"')
-def _check_prediction(scheme, prediction) -> str:
-    scheme = as_choice(scheme, ("none", *SCHEMES), "scheme")
+@checker('a scheme name ("none" or None for no positions) and a prediction, "chance" or "learns"',
+         none_is_an_answer=("scheme",))
+def check_prediction(scheme, prediction) -> str:
+    """Exercise 1: predict a scheme's mirrored accuracy on another split (seed 2), then measure.
+
+    ``scheme=None`` means no positions, as it does in ``pa.attention_with_positions``.
+    """
+    scheme = as_choice("none" if scheme is None else scheme, ("none", *SCHEMES), "scheme")
     prediction = as_choice(prediction, ("chance", "learns"), "prediction")
     scheme_or_none = None if scheme == "none" else scheme
     measured = who_bites_whom(scheme_or_none, seeds=[2])["mirrored_accuracy"][0]
@@ -38,14 +43,6 @@ def _check_prediction(scheme, prediction) -> str:
         raise NotYet(f"the measurement on seed 2 does not match {prediction!r} for {scheme!r}. "
                      + why)
     return f"measured on seed 2: {measured:.0%} on mirrored pairs, as you predicted."
-
-
-def check_prediction(scheme, prediction):
-    """Exercise 1: predict a scheme's mirrored accuracy on another split (seed 2), then measure.
-
-    ``scheme=None`` means no positions, as it does in ``pa.attention_with_positions``.
-    """
-    return _check_prediction("none" if scheme is None else scheme, prediction)
 
 
 def _cases() -> list[list[tuple[int, int]]]:
