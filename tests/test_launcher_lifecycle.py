@@ -94,7 +94,7 @@ def test_30_loads_of_the_deck_leave_at_most_8_kernels_and_the_closed_pages_kerne
             status, page = request(url, f"/?token={token}&load={n}")
             assert status == 200, page[:200]
             kernel_id = KERNEL_ID.search(page)[1].decode()
-            if n % 3:  # two loads in three are pages that connect, then close or reload
+            if n >= LOADS // 3:  # the first 10: plain loads; then pages that connect and close
                 connect_and_close(url, token, kernel_id)
             counts.append(len(kernels(process.pid)))
 
@@ -112,7 +112,7 @@ def test_30_loads_of_the_deck_leave_at_most_8_kernels_and_the_closed_pages_kerne
         print(f"after {LOADS} loads: {len(after)} kernels, {memory:.0f} MiB; most at once "
               f"{max(counts)}")
         assert max(counts) <= PAGE_KERNELS, counts
-        assert len(after) <= min(PAGE_KERNELS, LOADS // 3), after
+        assert len(after) <= PAGE_KERNELS, after
         assert memory < PAGE_KERNELS * 200, memory
         assert envs and not [env for env in envs if token.encode() in env]
         assert any(b"QUERY_STRING=load=" in env for env in envs)  # the page's query, less token

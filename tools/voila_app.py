@@ -40,6 +40,7 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
 import asyncio
 import shutil
 import signal
+from contextlib import suppress
 from urllib.parse import parse_qsl, unquote_to_bytes, urlencode, urlsplit
 
 import tornado.httpserver
@@ -48,7 +49,7 @@ import tornado.web
 from jupyter_core.paths import jupyter_runtime_dir
 from jupyter_core.utils import run_sync
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import default
+from traitlets import TraitError, default
 from voila.app import Voila
 from voila.handler import VoilaHandler
 from voila.static_file_handler import AllowListFileHandler
@@ -103,12 +104,24 @@ class PageKernels(AsyncMappingKernelManager):
     async def make_room(self) -> bool:
         """Whether one more kernel may start: the longest-idle kernels no page holds (no
         websocket, not busy) are shut down while PAGE_KERNELS run."""
-        spare = sorted((k for k in self.list_kernel_ids() if not self.held(k)
-                        and getattr(self.get_kernel(k), "execution_state", "") != "busy"),
-                       key=lambda k: self.get_kernel(k).last_activity)
+        idle = {k: self.idle_since(k) for k in self.list_kernel_ids() if not self.held(k)}
+        spare = sorted((k for k, since in idle.items() if since is not None), key=idle.get)
         while len(self.list_kernel_ids()) >= PAGE_KERNELS and spare:
             await self.shutdown_kernel(spare.pop(0))
         return len(self.list_kernel_ids()) < PAGE_KERNELS
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        if kernel_id in self:  # not one a closed page or make_room shut down meanwhile
+            with suppress(KeyError):  # shut down meanwhile, while the culler waited
+                await super().cull_kernel_if_idle(kernel_id)
+
+    def idle_since(self, kernel_id: str):
+        """When the kernel last did something, if it is idle now; None if busy or starting."""
+        kernel = self.get_kernel(kernel_id)
+        try:
+            return None if kernel.execution_state == "busy" else kernel.last_activity
+        except (AttributeError, TraitError):  # starting: not marked yet
+            return None
 
     def held(self, kernel_id: str) -> bool:
         """Whether an open page holds the kernel: a websocket to it is open."""
