@@ -26,26 +26,27 @@ SETUPTOOLS_FLOOR := $(shell sed -n 's/^requires = \["setuptools>=\([0-9.]*\)"\].
 .PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
 	test-lowest mutants
 
-# $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of LOCK
-# (their hashes checked), then the package itself, editable, and the oldest setuptools
-# pyproject.toml allows. tools/lab-overrides.json: no news or update checks in JupyterLab, and
+# $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
+# requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
+# every one hash-checked, and a changed lock entry installed and checked again
+# (tools/lock_install.py); then the package itself, editable, built with that setuptools (no
+# build isolation, no index). tools/lab-overrides.json: no news or update checks in JupyterLab, and
 # RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
 # than a slide).
 define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
 	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
-	$(1)/bin/python -m pip install --quiet --upgrade pip
-	$(1)/bin/python -m pip install --quiet --require-hashes -r $(2)
-	$(1)/bin/python -m pip install --quiet --no-deps -e .
-	$(1)/bin/python -m pip install --quiet "setuptools==$(SETUPTOOLS_FLOOR).*"
+	$(1)/bin/python tools/lock_install.py requirements-bootstrap.lock $(2)
+	$(1)/bin/python -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
 	mkdir -p $(1)/share/jupyter/lab/settings
 	cp tools/lab-overrides.json $(1)/share/jupyter/lab/settings/overrides.json
 endef
 
 # The series' environment, from requirements.lock, re-installed only when the lock changes.
 # (RISE lived here before the fourth edition; an old .venv loses it: it is in .venv-rise now.)
-$(STAMP): requirements.lock pyproject.toml tools/lab-overrides.json
+$(STAMP): requirements.lock requirements-bootstrap.lock tools/lock_install.py pyproject.toml \
+	  tools/lab-overrides.json
 	$(call make_venv,$(VENV),requirements.lock)
 	-$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-rise jupyterlab-mathjax3 \
 	  >/dev/null 2>&1

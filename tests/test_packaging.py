@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 import venv
 from pathlib import Path
 
@@ -61,3 +62,63 @@ def test_the_package_builds_installs_and_imports_offline(tmp_path):
                            check=True, env=env).stdout.split("\n")
     assert shown[0].startswith(str(tmp_path / "venv"))  # the installed copy, not src/
     assert shown[1] == "MIT LICENSE"
+
+
+def test_the_bootstrap_lock_pins_the_oldest_allowed_setuptools_with_a_hash():
+    """make setup installs pip and setuptools from requirements-bootstrap.lock, hash-checked."""
+    lock = (ROOT / "requirements-bootstrap.lock").read_text()
+    floor = re.escape(setuptools_floor())
+    assert re.search(rf"^setuptools=={floor}\.[\d.]+ \\\n    --hash=sha256:", lock, re.M), lock
+    assert re.search(r"^pip==[\d.]+ \\\n    --hash=sha256:", lock, re.M), lock
+
+
+def _tiny_wheel(folder: Path, version: str) -> tuple[Path, str]:
+    """A wheel of an empty package, tiny_lock_probe, and its sha256: built here, no index."""
+    import base64
+    import hashlib
+    import zipfile
+
+    name = f"tiny_lock_probe-{version}-py3-none-any.whl"
+    info = f"tiny_lock_probe-{version}.dist-info"
+    files = {"tiny_lock_probe.py": "",
+             f"{info}/METADATA": "Metadata-Version: 2.1\nName: tiny-lock-probe\n"
+                                 f"Version: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                              "Tag: py3-none-any\n"}
+    def entry(path, text):
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        return f"{path},sha256={digest.decode()},{len(text)}\n"
+
+    record = "".join(entry(path, text) for path, text in files.items()) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(folder / name, "w") as wheel:
+        for path, text in {**files, f"{info}/RECORD": record}.items():
+            wheel.writestr(path, text)
+    return folder / name, hashlib.sha256((folder / name).read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_a_changed_hash_in_the_lock_stops_the_setup_in_an_existing_environment(tmp_path):
+    """pip checks a lock's hashes only for what it downloads: the set-up's old command passed a
+    tampered lock in an environment that already held its versions. tools/lock_install.py (what
+    make setup runs) installs again each entry that changed, and checks its hash."""
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    _, digest = _tiny_wheel(wheels, "1.0")
+    venv.create(tmp_path / "venv", with_pip=True)  # pip from ensurepip: no download
+    python = str(tmp_path / "venv" / "bin" / "python")
+    env = {"PATH": "/usr/bin:/bin", "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels),
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    lock = tmp_path / "requirements.lock"
+    lock.write_text(f"tiny-lock-probe==1.0 \\\n    --hash=sha256:{digest}\n    # via nothing\n")
+    install = [python, str(ROOT / "tools" / "lock_install.py"), str(lock)]
+    subprocess.run(install, check=True, env=env, timeout=300)  # a fresh one: installed
+    started = time.perf_counter()
+    subprocess.run(install, check=True, env=env, timeout=300)  # unchanged: nothing to install
+    assert time.perf_counter() - started < 5.0
+    tampered = "0" if digest[0] != "0" else "1"
+    lock.write_text(lock.read_text().replace(digest, tampered + digest[1:]))
+    old = [python, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", str(lock)]
+    assert subprocess.run(old, env=env, timeout=300).returncode == 0  # the old set-up: passed
+    run = subprocess.run(install, env=env, timeout=300, capture_output=True, text=True)
+    assert run.returncode != 0 and "did not install" in run.stderr, run.stderr
+    assert "THESE PACKAGES DO NOT MATCH THE HASHES" in run.stdout + run.stderr
