@@ -13,13 +13,15 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
   any path with a NUL byte (the notebook's handler would redirect to it: an unsafe header, a 500),
   and /logout: jupyter_server's logout page needs a setting Voilà's application lacks (a 500), and
   a deck whose token and cookies end with the server has no use for it.
+- A path that is no UTF-8 text once %-decoded (/%ff%fe) is a 400 with one line, ahead of every
+  handler (tools.lab_app.NOT_TEXT_RULE): tornado's own answer was empty, logged with tracebacks.
 - The kernels' connection files go to the launcher's runtime folder (tools/runtime.py), not to
   the temp folder: a killed launcher's files are then removed by the next one.
 - Each load of the deck starts a kernel for that page (about 115 MiB for the explorer's deck), and
   the kernels go with their pages (PageKernels). The bound: at most PAGE_KERNELS (8) kernels run
   at once, about 1 GB: a load beyond that first shuts down the longest-idle kernels that no page
-  holds, and is refused (a 503, one line) only if every one is held by an open page (a deck open
-  in 8 tabs; the speaker view holds 3: its own and its two previews). A page's kernel is shut
+  holds, and is refused (a 503, one line) only if every one is held by an open page (the deck
+  open in 8 tabs or windows at once). A page's kernel is shut
   down CLOSED_GRACE (2) seconds after its page's last websocket closes (the page was closed or
   reloaded, or the browser ended), even when Voilà's own shutdown on `beforeunload` does not
   come. A kernel whose page never connects (a plain HTTP load: curl, a link preview) is shut down
