@@ -7,6 +7,7 @@ import asyncio
 import os
 import pty
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -186,6 +187,8 @@ def test_on_a_terminal_the_url_with_its_token_is_printed_and_the_log_has_none(tm
     said = b""
     try:
         while not URL.search(said.decode(errors="replace")):
+            ready, _, _ = select.select([leader], [], [], 120)
+            assert ready, f"no URL on the terminal; it said {said[-500:]!r}"
             said += os.read(leader, 4096)
         token = URL.search(said.decode())[3]
     finally:
