@@ -440,3 +440,27 @@ def test_an_answer_that_forks_leaves_no_process_and_gets_a_verdict():
     assert children() == before  # none left, not even a zombie
     assert not feedback.ok and "os.fork()" in feedback.message, feedback.message
     assert nb02.check_y1([2.2, 2.9]).ok
+
+
+def test_the_kernels_interrupt_stops_an_answer_that_catches_it(monkeypatch):
+    """A bare except catches KeyboardInterrupt too; the second interrupt (■ ■) still stops it."""
+    import os
+    import signal
+    import threading
+
+    from posattn.exercises import nb02
+    monkeypatch.setattr(exercises, "TIME_LIMIT", 30.0)  # the interrupt, not the limit, stops it
+    before = _signal_state()
+    timers = [threading.Timer(t, os.kill, (os.getpid(), signal.SIGINT)) for t in (0.3, 0.6)]
+    for timer in timers:
+        timer.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            nb02.check_position_weights(_swallows_while_sleeping)
+    finally:
+        for timer in timers:
+            timer.cancel()
+    assert time.perf_counter() - started < 3.0
+    assert _signal_state() == before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert nb02.check_position_weights(_left_neighbour).ok

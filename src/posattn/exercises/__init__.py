@@ -26,10 +26,12 @@ What a check promises, whatever the answer does:
 * It stops an answer after TIME_LIMIT seconds when the answer is Python code running on the
   kernel's main thread; a stop the answer catches (a bare ``except:``) is raised again every
   0.1 s. SIGALRM is unblocked for the check, and the alarm, the SIGALRM and SIGINT handlers and
-  the signal mask are given back as they were. Not promised: one long call into C (numpy work
-  included), code in another thread, an answer that blocks or ignores SIGALRM itself, or one
-  that catches every stop. Interrupting the kernel (■, KeyboardInterrupt) is never caught by a
-  check, and is what stops those.
+  the signal mask are given back as they were. From the second stop on, the stop is raised at
+  each line of the answer too, so an ``except:`` line cannot hold it; the same for a second
+  interrupt of the kernel (■, KeyboardInterrupt), which a check never catches. Not promised:
+  one long call into C (numpy work included: it is stopped when it returns), code in another
+  thread, or an answer that blocks or ignores SIGALRM itself: interrupting the kernel stops
+  those.
 """
 
 import builtins
@@ -248,15 +250,16 @@ REPEAT = 0.1  # seconds between stops once the first one is caught
 @contextlib.contextmanager
 def _time_limit(seconds: float):
     """Stop the learner's code after ``seconds``, and again every REPEAT s if it catches the stop
-    (on the main thread, where signals arrive; a nested check keeps the outer limit). Whatever
-    the answer did to them, the alarm, the SIGALRM and SIGINT handlers and the signal mask are
-    given back as they were."""
+    (on the main thread, where signals arrive; a nested check keeps the outer limit); from the
+    second stop, or the second interrupt, at each line of the answer too, so that a bare
+    ``except:`` cannot hold it. Whatever the answer did to them, the alarm, the SIGALRM and
+    SIGINT handlers and the signal mask are given back as they were."""
     usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
               and not getattr(_LIMIT, "on", False))
     if not usable:
         yield
         return
-    stops, traced = [0], []
+    stops, presses, traced, raising = [0], [0], [], []
 
     def message() -> str:
         again = (" It went on after the first stop: an `except:` or `except BaseException:` "
@@ -266,24 +269,37 @@ def _time_limit(seconds: float):
                 f"{again} If one ever runs on, interrupt the kernel (■) to stop it.")
 
     def every_line(frame, event, arg):  # once a stop was caught: one at each line of the answer
-        if event == "line" and not frame.f_code.co_filename.startswith(_HERE):
-            raise _Stopped(message())
+        if event == "line" and raising and not frame.f_code.co_filename.startswith(_HERE):
+            raise raising[-1]()
         return every_line
 
-    def stop(signum, frame):
-        if frame is not None and frame.f_code.co_filename.startswith(_HERE):
-            return  # the checker's own code, or numpy's: the next stop lands in the answer
-        stops[0] += 1
-        if stops[0] > 1:  # the first was caught: an `except` line of the answer stops it too
+    def at_every_line(frame, make) -> None:
+        if not raising:
             sys.settrace(every_line)
             while frame is not None:
                 frame.f_trace, frame.f_trace_lines = every_line, True
                 traced.append(frame)
                 frame = frame.f_back
+        raising.append(make)
+
+    def stop(signum, frame):
+        if frame is not None and frame.f_code.co_filename.startswith(_HERE):
+            return  # the checker's own code, or numpy's: the next stop lands in the answer
+        stops[0] += 1
+        if stops[0] == 2:  # the first was caught: an `except` line of the answer stops it too
+            at_every_line(frame, lambda: _Stopped(message()))
         raise _Stopped(message())
+
+    def interrupted(signum, frame):  # the kernel's interrupt (■), as Python's own handler does
+        presses[0] += 1
+        if presses[0] == 2:  # and the answer caught the first: at its next line again
+            at_every_line(frame, KeyboardInterrupt)
+        raise KeyboardInterrupt
 
     started, tracing = time.monotonic(), sys.gettrace()
     interrupt = signal.getsignal(signal.SIGINT)
+    if interrupt is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupted)
     previous = signal.signal(signal.SIGALRM, stop)
     mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM}) \
         if hasattr(signal, "pthread_sigmask") else None
@@ -293,7 +309,8 @@ def _time_limit(seconds: float):
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        if stops[0] > 1:
+        if raising:
+            raising.clear()
             sys.settrace(tracing)
             for frame in traced:  # the notebook's own frames among them: untouched after
                 frame.f_trace = None
