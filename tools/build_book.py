@@ -20,22 +20,35 @@ the empty template. What it leaves out: anything that would run (tools/sanitize.
 cleans every page's HTML as Sphinx reads it), the myst-nb settings a notebook's metadata can carry
 (one is "execute me") and the theme's 1.5 MB icon script (its stylesheet draws the icons).
 
+What it refuses, each a one-line error naming the notebook and cell (or the glossary's line): a
+malformed notebook (tools/deck.py's read_notebook: a picture that is not base64, metadata of the
+wrong shape, no cells); a reference to a file outside the notebooks' folder, or a file inclusion
+(tools/book/extension.py). An image on the web is never fetched: its alt text shows, with a
+warning. No file it publishes runs script when opened: every file a browser could run that a
+notebook put there (an SVG figure in _images/, a download) is made inert or refused (`inert`).
+
     python -m tools.build_book [OUT]     # default: build/book
 """
 
+import base64
+import io
+import json
+import mimetypes
 import re
 import shutil
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import nbformat
 from nbformat import NotebookNode
 
 from tools import build_slides, sanitize
-from tools.deck import FIGURE, alt_text, plain, tags  # the same alt text as the decks'
+from tools.book import extension
+from tools.deck import FIGURE, NotebookError, alt_text, plain, read_notebook, tags
 from tools.deck import kind as slide_type
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +66,14 @@ EXERCISE_OUTPUT = ("Run this cell in JupyterLab (`make lab`) once you have writt
 HEADING = re.compile(r"^## (?:(\d+) · )?(.*)$")  # a section; the notebook may number it
 UNNUMBERED = re.compile(r"(Summary|Exercises)\b", re.IGNORECASE)  # the closing sections
 FENCE = re.compile(r"^\s*(```|~~~)")
+# a file a browser runs script in when it is opened (its type as a server would send it)
+RUNNABLE = re.compile(r"(html|xml|svg|javascript|ecmascript|xsl)", re.IGNORECASE)
+RUNNABLE_SUFFIXES = extension.RUNNABLE_SUFFIXES
+# what the build writes itself (the pages, the theme's and the book's scripts and styles)
+OWN = {"_static", "searchindex.js", "objects.inv", ".buildinfo"}
+SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.IGNORECASE)
+SVG_SIZE = re.compile(r"""\s(width|height|viewBox)\s*=\s*["']([0-9.\s,a-z%-]{1,60})["']""",
+                      re.IGNORECASE)
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
 
@@ -207,57 +228,181 @@ def theme_macros(templates: Path) -> None:
     (templates / name).write_text(kept, encoding="utf-8")
 
 
+def staged_cells(before: list, after: list) -> list:
+    """Each cell of the book's copy as [its index in the notebook, its id], or None for one the
+    book adds (how a build error names the cell)."""
+    index = {id(cell): i for i, cell in enumerate(before)}
+    return [[index[id(cell)], before[index[id(cell)]].get("id")] if id(cell) in index else None
+            for cell in after]
+
+
+def glossary_text(path: Path) -> str:
+    """The glossary as plain markdown (a front matter that makes it a MyST notebook would let it
+    load files into code cells: refused)."""
+    from myst_nb.core.read import is_myst_markdown_notebook
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise NotebookError(f"{path.name} must be UTF-8 text; got a byte it cannot read at "
+                            f"{error.start}. Save it as UTF-8.") from None
+    if is_myst_markdown_notebook(text):
+        raise NotebookError(f"{path.name} must be plain markdown; got a front matter that makes "
+                            "it a notebook (file_format or jupytext). Remove the front matter.")
+    return text
+
+
 def stage(src: Path, notebooks: Path) -> None:
-    """Sphinx's source folder: the configuration, the book's notebooks, the landing page."""
+    """Sphinx's source folder: the configuration, the book's notebooks, the landing page. Each
+    notebook is read and checked first (a NotebookError, one line, for a malformed one)."""
+    names = sorted(path.stem for path in notebooks.glob("[0-9][0-9]_*.ipynb"))
+    read = {name: read_notebook(notebooks / f"{name}.ipynb") for name in names}
+    glossary = (notebooks / GLOSSARY).is_file()
+    text = glossary_text(notebooks / GLOSSARY) if glossary else ""
     shutil.copytree(CONF, src, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
     copy_assets(src / "_static")
     theme_macros(src / "_templates")
-    names = sorted(path.stem for path in notebooks.glob("[0-9][0-9]_*.ipynb"))
-    (src / "_notebooks").mkdir()
-    for name in names:
-        shutil.copy(notebooks / f"{name}.ipynb", src / "_notebooks")  # the download, as committed
-        nb = nbformat.read(notebooks / f"{name}.ipynb", as_version=4)
-        nbformat.write(book_copy(nb, name), src / f"{name}.ipynb")
-    glossary = (notebooks / GLOSSARY).is_file()
+    (src / extension.DOWNLOADS).mkdir()
+    cells = {}
+    for name, nb in read.items():
+        shutil.copy(notebooks / f"{name}.ipynb", src / extension.DOWNLOADS)  # as committed
+        before = list(nb.cells)
+        copy = book_copy(nb, name)
+        cells[name] = staged_cells(before, copy.cells)
+        nbformat.write(copy, src / f"{name}.ipynb")
+    (src / extension.CELLS).write_text(json.dumps(cells), encoding="utf-8")
     if glossary:
-        shutil.copy(notebooks / GLOSSARY, src / GLOSSARY)
+        (src / GLOSSARY).write_text(text, encoding="utf-8")
     page = landing_page(README.read_text(encoding="utf-8"), glossary, names)
     (src / "index.md").write_text(page, encoding="utf-8")
 
 
+def replaceable(out: Path) -> None:
+    """Refuse a folder that is not empty and holds no earlier book."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) \
+            and not (out / ".buildinfo").is_file():
+        raise SystemExit(f"{out} is not empty and holds no earlier book; pick another folder.")
+
+
 def clear(out: Path) -> None:
-    """Empty out before a build, refusing a folder that is not an earlier book."""
-    if out.exists() and any(out.iterdir()):
-        if not (out / ".buildinfo").is_file():
-            raise SystemExit(f"{out} is not empty and holds no earlier book; pick another folder.")
+    """Remove an earlier book (or an empty folder) at out, refusing a folder that is neither."""
+    replaceable(out)
+    if out.exists():
         shutil.rmtree(out)
 
 
-def build(out: Path = BOOK, notebooks: Path = NOTEBOOKS) -> Book:
-    """Write the book into out (replacing an earlier book there) and say what was written."""
-    from sphinx.cmd.build import build_main
+def runnable(path: Path) -> bool:
+    """A file a browser runs script in when it opens it (by its name, as a server types it)."""
+    kind = mimetypes.guess_type(path.name)[0] or ""
+    return path.suffix.lower() in RUNNABLE_SUFFIXES or bool(RUNNABLE.search(kind))
 
+
+def inert_svg(data: bytes) -> bytes:
+    """An SVG as a picture of itself: a new SVG whose only content is the original as a data:
+    image, which a browser draws as an image (no script, nothing fetched), also when the file is
+    opened on its own. The original's width, height and viewBox are kept."""
+    root = SVG_ROOT.search(data[:4096].decode("utf-8", "replace"))
+    found = SVG_SIZE.findall(root[0] if root else "")
+    sizes = {name.lower(): value.strip() for name, value in found}
+    box = sizes.get("viewbox", "").replace(",", " ").split()
+    numbers = re.fullmatch(r"(-?[0-9.]+ ){3}-?[0-9.]+", " ".join(box)) and len(box) == 4
+    outer = "".join(f' {name}="{escape(sizes[name])}"' for name in ("width", "height")
+                    if name in sizes)
+    if numbers:
+        outer += f' viewBox="{" ".join(box)}"'
+        place = f'x="{box[0]}" y="{box[1]}" width="{box[2]}" height="{box[3]}"'
+    else:
+        place = 'width="100%" height="100%"'
+    picture = base64.b64encode(data).decode("ascii")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg"{outer}><image {place} '
+            f'href="data:image/svg+xml;base64,{picture}"/></svg>\n').encode()
+
+
+def inert(html: Path, pages: set[str]) -> list[str]:
+    """Every file a notebook put in the book that a browser could run (runnable) made inert: an
+    SVG as a picture of itself (inert_svg); anything else refused (NotebookError). The build's own
+    files (the pages, _static/) are left as written. Returns the SVGs made inert."""
+    made = []
+    for path in sorted(html.rglob("*")):
+        part = path.relative_to(html)
+        if not path.is_file() or part.parts[0] in OWN or (len(part.parts) == 1 and path.suffix
+                                                           == ".html" and path.stem in pages):
+            continue
+        if not runnable(path):
+            continue
+        if path.suffix.lower() == ".svg":
+            path.write_bytes(inert_svg(path.read_bytes()))
+            made.append(part.as_posix())
+        else:
+            raise NotebookError(f"the book's file {part.as_posix()} must be one a browser does not "
+                                "run (a picture, a notebook, text); got a file it runs script in. "
+                                "Remove what refers to it from the notebook.")
+    return made
+
+
+def sphinx(src: Path, html: Path, doctrees: Path, notebooks: Path) -> list[str]:
+    """Sphinx's HTML build of src into html: its warnings. A refusal (tools/book/extension.py) or
+    a page Sphinx cannot build is a NotebookError, one line each; no traceback or log is left."""
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+    warnings, app = io.StringIO(), None
+    extension.REFUSED.clear()
+    try:
+        with patch_docutils(src), docutils_namespace():
+            app = Sphinx(str(src), str(src), str(html), str(doctrees), "html", status=None,
+                         warning=warnings, freshenv=True,
+                         confoverrides={"book_notebooks": str(notebooks.resolve())})
+            app.build(force_all=True)
+    except Exception as error:  # a page it cannot build: said in one line, with the page
+        page = getattr(getattr(app, "env", None), "docname", None) if app else None
+        why = " ".join(str(error).split())[:160]
+        raise NotebookError(f"{page or 'the book'}: Sphinx cannot build it; got "
+                            f"{type(error).__name__}: {why}. Open the notebook in JupyterLab, "
+                            "save it again, and build again.") from None
+    finally:
+        refused = list(extension.REFUSED)
+        extension.REFUSED.clear()
+    if refused:
+        raise NotebookError("\n".join(refused))
+    said = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).replace(str(src) + "/", "")
+    if app.statuscode:
+        raise SystemExit(f"Sphinx failed: {said.strip()}")
+    return [line for line in said.splitlines() if line.strip()]
+
+
+def build(out: Path = BOOK, notebooks: Path = NOTEBOOKS) -> Book:
+    """Write the book into out (replacing an earlier book there) and say what was written. The
+    book is built in a temporary folder and takes out's place only once it is whole: a failed
+    build leaves the earlier book as it was."""
     start, cpu = time.perf_counter(), time.process_time()
+    replaceable(out)
     with tempfile.TemporaryDirectory(prefix="book-") as tmp:
-        src, log = Path(tmp) / "src", Path(tmp) / "warnings.txt"
-        stage(src, notebooks)  # first: without the assets, an earlier book stays as it was
+        src, html = Path(tmp) / "src", Path(tmp) / "html"
+        stage(src, notebooks)
+        warnings = sphinx(src, html, Path(tmp) / "doctrees", notebooks)
+        pages = {path.stem for path in src.glob("*.ipynb")} | {"index", "search", "genindex"}
+        inert(html, pages | ({Path(GLOSSARY).stem} if (src / GLOSSARY).is_file() else set()))
+        for unused in (html / "_static" / "scripts").glob("fontawesome.js*"):  # no page loads it
+            unused.unlink()
         clear(out)
-        argv = ["-b", "html", "-q", "-E", "-d", str(Path(tmp) / "doctrees"), "-w", str(log)]
-        if build_main([*argv, str(src), str(out)]):
-            raise SystemExit(f"Sphinx failed: {log.read_text(encoding='utf-8').strip()}")
-        warnings = log.read_text(encoding="utf-8").replace(str(src) + "/", "").splitlines()
-    for unused in (out / "_static" / "scripts").glob("fontawesome.js*"):  # no page loads it
-        unused.unlink()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(html), str(out))
     size = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
     return Book(out / "index.html", len(list(out.glob("*.html"))), size / 1e6,
                 time.perf_counter() - start, time.process_time() - cpu, warnings)
 
 
 def main(argv: list[str]) -> None:
-    out = Path(argv[0]).resolve() if argv else BOOK
+    main_for(Path(argv[0]).resolve() if argv else BOOK)
+
+
+def main_for(out: Path, notebooks: Path = NOTEBOOKS) -> None:
+    """`make book`: the book of notebooks into out, and what was written; a build error is one
+    line a problem (SystemExit), never a traceback."""
     try:
-        book = build(out)
-    except build_slides.AssetsUnavailable as error:
+        book = build(out, notebooks)
+    except (build_slides.AssetsUnavailable, NotebookError) as error:
         sys.exit(str(error))
     shown = book.index.relative_to(ROOT) if book.index.is_relative_to(ROOT) else book.index
     print("".join(f"  warning: {line}\n" for line in book.warnings), end="")

@@ -5,7 +5,9 @@ packages pinned in tools/slide_assets/package-lock.json. The FIRST build (`make 
 `make present`) needs the npm registry once: `npm ci` installs them into build/npm/ (npm's cache
 keeps a copy). Later builds copy from there and need no network. A deck's files go beside it, in
 build/slides/vendor/, so it opens from a USB stick on a projector with no network. A notebook's
-text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/sanitize.py's policy.
+text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/sanitize.py's policy
+(nor is an image fetched from the web). A malformed notebook stops the build with one line naming
+the notebook and the cell (tools/deck.py's read_notebook).
 
     python -m tools.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
 """
@@ -25,7 +27,7 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 
 from tools import sanitize
-from tools.deck import deck_of, with_kind
+from tools.deck import NotebookError, deck_of, with_kind
 from tools.deck_tables import deck_tables
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +187,10 @@ def still_pictures(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dic
 
 
 def build(notebooks: list[Path], out: Path) -> list[Path]:
-    """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks."""
+    """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks. Every
+    notebook is read and checked first, and every deck made: a malformed notebook (NotebookError)
+    stops the build before any deck is written."""
+    views = [deck_of(notebook) for notebook in notebooks]
     out.mkdir(parents=True, exist_ok=True)
     vendor(out)
     slides = SlidesExporter(  # nbconvert's reveal.js exporter, every URL into the local vendor/
@@ -198,11 +203,11 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         preprocessors=[still_pictures, drop_image_tooltips, deck_tables, sanitize.safe_notebook],
         sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
-    decks = []
-    for notebook in notebooks:
-        decks.append(out / f"{notebook.stem}.slides.html")
-        html = slides.from_notebook_node(deck_of(notebook), {"metadata": {"name": notebook.stem}})
-        decks[-1].write_text(html[0], encoding="utf-8")
+    pages = [slides.from_notebook_node(view, {"metadata": {"name": notebook.stem}})[0]
+             for notebook, view in zip(notebooks, views, strict=True)]  # all, before any is written
+    decks = [out / f"{notebook.stem}.slides.html" for notebook in notebooks]
+    for deck, page in zip(decks, pages, strict=True):
+        deck.write_text(page, encoding="utf-8")
     return decks
 
 
@@ -210,7 +215,7 @@ def main(argv: list[str]) -> None:
     notebooks = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     try:
         decks = build(notebooks, ROOT / "build" / "slides")
-    except AssetsUnavailable as error:
+    except (AssetsUnavailable, NotebookError) as error:
         sys.exit(str(error))
     print("".join(f"  {deck.relative_to(ROOT)}\n" for deck in decks), end="")
     print(f"{len(decks)} decks; open one in a browser (no network needed). "

@@ -21,9 +21,15 @@ class="notes">`, and reveal.js's notes plugin joins a slide's asides in page ord
 go after the slide's leading cells, before its first fragment. An aside inside a fragment would
 replace the slide's notes while that fragment is the current one, and notes before the deck's
 first shown cell would belong to no slide.
+
+Before a builder reads a notebook, `read_notebook` checks what they read of it (a contributed
+notebook may be malformed): a `NotebookError`, one line naming the notebook and the cell, instead
+of a traceback from deep inside a builder.
 """
 
+import binascii
 import copy
+import json
 import re
 from pathlib import Path
 
@@ -40,6 +46,118 @@ HEADING = re.compile(r"\A((?:#{1,6} [^\n]*\n*)+)")
 NAVIGATION = re.compile(r"\A(\s*\[[^\]]+\]\([^)]+\.ipynb\)\s*·?\s*)+\Z")
 FIGURE = re.compile(r"\A\s*\*Figure[^:]*:\*?\s*")  # *Figure:*, *Figure (live):*, *Figure: …*
 SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z(\"'*$`]|\s*\Z)", re.S)
+SLIDE_TYPES = ("slide", "subslide", "fragment", "skip", "notes", "-")
+PICTURES = ("image/png", "image/jpeg", "image/gif")  # stored as base64
+FIX = "Fix it in JupyterLab (the cell's metadata: the gear icon, right sidebar) or in the file."
+
+
+class NotebookError(ValueError):
+    """A notebook the builders cannot read: one line naming the notebook and the cell."""
+
+
+def cell_name(name: str, index: int, cell) -> str:
+    """How a build error names a cell: its place in the notebook (from 1) and its id."""
+    ident = cell.get("id") if isinstance(cell, dict) else None
+    return f"{name}, cell {index + 1}" + (f" (id {ident})" if ident else "")
+
+
+def shown(value, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def check_output(where: str, number: int, output) -> None:
+    """An output's pictures are base64 and its texts are text (the builders decode both)."""
+    data = output.get("data", {}) if isinstance(output, dict) else None
+    if not isinstance(data, dict):
+        raise NotebookError(f"{where}: output {number} must be a dict with a dict \"data\"; got "
+                            f"{shown(output)}. Clear the cell's output and run it again.")
+    for mime, value in data.items():
+        if mime.endswith("json"):
+            continue
+        if not isinstance(value, str):
+            raise NotebookError(f"{where}: output {number}'s {mime} must be text; got "
+                                f"{shown(value)}. Clear the cell's output and run it again.")
+        if mime in PICTURES:
+            try:
+                binascii.a2b_base64("".join(value.split()).encode("ascii"), strict_mode=True)
+            except (binascii.Error, UnicodeEncodeError, ValueError):
+                raise NotebookError(f"{where}: output {number}'s {mime} must be base64 (as "
+                                    f"Jupyter saves a picture); got {shown(value[:40])}. Clear "
+                                    "the cell's output and run it again.") from None
+
+
+def check_cell(name: str, index: int, cell) -> None:
+    """The metadata a builder reads (slideshow, tags, deck) in the form it reads them."""
+    where = cell_name(name, index, cell)
+    if not isinstance(cell, dict) or not isinstance(cell.get("metadata", {}), dict):
+        raise NotebookError(f"{where} must be a cell with a dict of metadata; got "
+                            f"{shown(cell)}. {FIX}")
+    if not isinstance(cell.get("source", ""), str):
+        raise NotebookError(f"{where}: its source must be text; got {shown(cell.get('source'))}."
+                            f" {FIX}")
+    metadata = cell.get("metadata", {})
+    slideshow = metadata.get("slideshow", {})
+    if not isinstance(slideshow, dict) or slideshow.get("slide_type", "-") not in SLIDE_TYPES:
+        raise NotebookError(f"{where}: metadata \"slideshow\" must be a dict like "
+                            f'{{"slide_type": "slide"}} (slide_type one of '
+                            f"{', '.join(SLIDE_TYPES)}); got {shown(slideshow)}. {FIX}")
+    cell_tags = metadata.get("tags", [])
+    if not isinstance(cell_tags, list) or not all(isinstance(tag, str) for tag in cell_tags):
+        raise NotebookError(f"{where}: metadata \"tags\" must be a list of strings like "
+                            f'["deck-notes"]; got {shown(cell_tags)}. {FIX}')
+    if not isinstance(metadata.get("deck", {}), dict):
+        raise NotebookError(f"{where}: metadata \"deck\" must be a dict like "
+                            f'{{"mark": [["<row label>", "<column header>"]]}}; got '
+                            f"{shown(metadata['deck'])}. {FIX}")
+    outputs = cell.get("outputs", [])
+    if not isinstance(outputs, list):
+        raise NotebookError(f"{where}: its outputs must be a list; got {shown(outputs)}. Clear "
+                            "the cell's output and run it again.")
+    for number, output in enumerate(outputs, 1):
+        check_output(where, number, output)
+
+
+def check_notebook(nb, name: str) -> None:
+    """What the builders read of a notebook, checked (NotebookError, one line, on the first
+    fault): at least one cell, and each cell as check_cell wants it."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list) or not cells:
+        raise NotebookError(f"notebook {name} must hold at least one cell (its title, "
+                            f"'# NN · Title'); got {shown(cells) if cells != [] else 'no cells'}. "
+                            "Add the title cell, or take the file out of notebooks/.")
+    if not isinstance(nb.get("metadata", {}), dict):
+        raise NotebookError(f"notebook {name}: its metadata must be a dict; got "
+                            f"{shown(nb.get('metadata'))}. {FIX}")
+    for index, cell in enumerate(cells):
+        check_cell(name, index, cell)
+
+
+def read_notebook(path: Path) -> NotebookNode:
+    """A notebook file as the builders read it: checked (check_notebook, then nbformat's schema),
+    else NotebookError."""
+    name, invalid = path.name, {}
+    try:
+        text = path.read_text(encoding="utf-8")
+        json.loads(text)  # nbformat's own error would print the whole file
+        nb = nbformat.reads(text, as_version=4, capture_validation_error=invalid)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        why = " ".join(str(error).split())[:120]
+        raise NotebookError(f"notebook {name} must be a Jupyter notebook (JSON, nbformat 4); "
+                            f"got {type(error).__name__}: {why}. Open it in JupyterLab and save "
+                            "it again.") from None
+    check_notebook(nb, name)
+    if invalid.get("ValidationError") is not None:
+        error = invalid["ValidationError"]
+        place = list(getattr(error, "absolute_path", []) or [])
+        where = (cell_name(name, place[1], nb.cells[place[1]])
+                 if place[:1] == ["cells"] and len(place) > 1 and isinstance(place[1], int)
+                 and place[1] < len(nb.cells) else f"notebook {name}")
+        field = "/".join(map(str, place[2:] if where != f"notebook {name}" else place)) or "it"
+        why = " ".join(str(getattr(error, "message", error)).split())[:120]
+        raise NotebookError(f"{where}: {field} must follow the notebook format (nbformat 4); got "
+                            f"{why}. Open it in JupyterLab and save it again.")
+    return nb
 
 
 def kind(cell: NotebookNode) -> str:
@@ -170,7 +288,7 @@ def title(nb: NotebookNode) -> str:
 
 def deck_of(notebook: Path) -> NotebookNode:
     """The deck of notebooks/NN_name.ipynb, its closing slide naming the next notebook."""
-    nb = nbformat.read(notebook, as_version=4)
+    nb = read_notebook(notebook)
     later = sorted(p for p in notebook.parent.glob("[0-9][0-9]_*.ipynb") if p.name > notebook.name)
-    next_title = title(nbformat.read(later[0], as_version=4)) if later else None
+    next_title = title(read_notebook(later[0])) if later else None
     return deck_view(nb, closing_slide(nb, next_title))

@@ -14,8 +14,9 @@ The cell's metadata ``"deck": {"mark": [["<row label>", "<column header>"], ...]
 numbers that matter: those cells get class ``deck-mark`` (series-slides.css: bold, highlighted
 and outlined, so they read without colour). A cell of four words or more is a sentence: it wraps,
 left-aligned (class ``deck-prose``). A mark that names no cell, a printout that yields no
-table, or a line inside the table with the wrong number of columns is a build error, a ValueError
-naming the notebook and the cell id. Every text is escaped: nothing from the notebook is markup.
+table, or a line inside the table with the wrong number of columns is a build error, a
+NotebookError (a ValueError) naming the notebook and the cell id. Every text is escaped: nothing
+from the notebook is markup.
 """
 
 import html
@@ -23,6 +24,8 @@ import re
 
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
+
+from tools.deck import NotebookError
 
 TAG, CLASS, MARK = "deck-table", "deck-table", "deck-mark"
 # a cell of this many words or more is a sentence, not a number: it wraps, left-aligned
@@ -46,7 +49,7 @@ def parse(text: str, where: str = "the printout") -> tuple[list[str], list[list[
     lines = [line.rstrip() for line in text.splitlines()]
     start = next((i for i, line in enumerate(lines) if len(columns(line)) >= 2), None)
     if start is None:
-        raise ValueError(f"{where}: tagged {TAG!r}, but its printout has no table (no line with "
+        raise NotebookError(f"{where}: tagged {TAG!r}, but its printout has no table (no line with "
                          "two or more columns separated by two or more spaces): "
                          f"{text.strip()[:80]!r}")
     header = columns(lines[start])
@@ -55,12 +58,12 @@ def parse(text: str, where: str = "the printout") -> tuple[list[str], list[list[
         header = ["", *header]  # the row labels' column has no header
     matching = [i for i, row in enumerate(rows) if len(row) == len(header)]
     if not matching:
-        raise ValueError(f"{where}: tagged {TAG!r}, but no line under the header "
+        raise NotebookError(f"{where}: tagged {TAG!r}, but no line under the header "
                          f"{lines[start].strip()!r} has its {len(header)} columns")
     first, last = matching[0], matching[-1]
     for i in range(first, last + 1):
         if len(rows[i]) != len(header) and lines[start + 1 + i].strip():
-            raise ValueError(f"{where}: line {lines[start + 1 + i].strip()!r} sits inside the "
+            raise NotebookError(f"{where}: line {lines[start + 1 + i].strip()!r} sits inside the "
                              f"table but has {len(rows[i])} columns, not {len(header)} (separate "
                              "columns by two or more spaces)")
     above = [line.strip() for line in lines[:start] if line.strip()]
@@ -71,11 +74,15 @@ def parse(text: str, where: str = "the printout") -> tuple[list[str], list[list[
 
 def marks_of(cell: NotebookNode, where: str) -> list[tuple[str, str]]:
     """The cell's ``deck.mark`` pairs, checked: a list of [row label, column header]."""
-    marks = cell.metadata.get("deck", {}).get("mark", [])
+    deck = cell.metadata.get("deck", {})
+    if not isinstance(deck, dict):
+        raise NotebookError(f"{where}: metadata deck must be a dict like {{\"mark\": [[\"<row "
+                            f"label>\", \"<column header>\"]]}}; got {deck!r}")
+    marks = deck.get("mark", [])
     ok = isinstance(marks, list) and all(
         isinstance(m, list) and len(m) == 2 and all(isinstance(s, str) for s in m) for m in marks)
     if not ok:
-        raise ValueError(f"{where}: metadata deck.mark must be a list of [row label, column "
+        raise NotebookError(f"{where}: metadata deck.mark must be a list of [row label, column "
                          f"header] pairs of strings; got {marks!r}")
     return [(row, col) for row, col in marks]
 
@@ -86,8 +93,8 @@ def table_html(text: str, marks: list[tuple[str, str]], where: str = "the printo
     labels, headers = [r[0] for r in rows], {same(h) for h in header}
     for row, col in marks:
         if same(row) not in labels or same(col) not in headers:
-            raise ValueError(f"{where}: mark [{row!r}, {col!r}] names no cell of the table (rows "
-                             f"{labels}, columns {header})")
+            raise NotebookError(f"{where}: mark [{row!r}, {col!r}] names no cell of the table "
+                                f"(rows {labels}, columns {header})")
     marked = {(same(r), same(c)) for r, c in marks}
     e = html.escape
 

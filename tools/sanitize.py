@@ -12,13 +12,20 @@ the markdown, keeps markdown and math as they are.
   libraries only, HTML values cleaned (a widget from elsewhere would load its code from a CDN).
 - `setup`: the book's Sphinx extension, cleaning every raw HTML node (markdown's HTML, `{raw}`,
   HTML outputs, raw cells) as soon as a page is read, so titles reach the sidebar clean.
+
+Nothing is fetched from the web either (a tracking pixel, a page that would not work offline): an
+image whose address is not the build's own (`http:`, `https:`, `//host`, any scheme but a data:
+picture) shows as its alt text, in brackets, and CSS keeps no `url()` or `image-set()`.
 """
 
+import html
 import re
 import secrets
 
 import bleach
+import tinycss2
 from bleach.css_sanitizer import ALLOWED_CSS_PROPERTIES, CSSSanitizer
+from bleach.html5lib_shim import Filter
 from nbformat import NotebookNode
 
 TAGS = frozenset(
@@ -32,7 +39,63 @@ ATTRIBUTES = {"a": ["href"], "img": ["src", "alt", "width", "height"], "ol": ["s
               "q": ["cite"], "del": ["cite", "datetime"], "ins": ["cite", "datetime"],
               "time": ["datetime"]}
 PICTURE = re.compile(r"data:image/(png|jpeg|gif|webp)[;,]", re.IGNORECASE)
-CSS = CSSSanitizer(allowed_css_properties=ALLOWED_CSS_PROPERTIES | {"gap", "margin", "padding"})
+# an address that leaves the build: a scheme (http:, https:, ftp:, …) or a host (//host, and the
+# backslashed spellings browsers read as //host)
+REMOTE = re.compile(r"\A(?:[a-z][a-z0-9+.-]*:|[/\\]{2})", re.IGNORECASE)
+FETCHING = {"url", "src", "image", "image-set", "-webkit-image-set", "cross-fade", "element"}
+
+
+def remote(address: str) -> bool:
+    """True when an image at this address would be fetched from outside the build (a data:
+    picture is not: it is in the page)."""
+    address = re.sub(r"[\x00-\x20]+", "", address)
+    return bool(REMOTE.match(address)) and not PICTURE.match(address)
+
+
+def remote_image_text(alt: str) -> str:
+    """What shows in place of an image from the web."""
+    return f"[{alt}: an image on the web, not loaded]" if alt else \
+        "[an image on the web, not loaded]"
+
+
+def fetches(tokens) -> bool:
+    """CSS that names a resource to fetch: url(…), image-set(…) and the like, at any depth."""
+    for token in tokens or ():
+        if token.type == "url" or (token.type == "function" and token.lower_name in FETCHING):
+            return True
+        if fetches(getattr(token, "arguments", None) or getattr(token, "content", None)):
+            return True
+    return False
+
+
+class OfflineCSS(CSSSanitizer):
+    """bleach's CSS sanitiser, without declarations that fetch (a `cursor: url(…)` pixel)."""
+
+    def sanitize_css(self, style: str) -> str:
+        declarations = tinycss2.parse_declaration_list(style)
+        if any(d.type == "declaration" and fetches(d.value) for d in declarations):
+            style = ";".join(tinycss2.serialize([d]) for d in declarations
+                             if d.type == "declaration" and not fetches(d.value))
+        return super().sanitize_css(style)
+
+
+class RemoteImagesAsText(Filter):
+    """An html5lib filter (after bleach's): an image from outside the build becomes its alt text
+    in brackets, never a request."""
+
+    def __iter__(self):
+        for token in super().__iter__():
+            attributes = token.get("data") or {}
+            source = attributes.get((None, "src"), "") if isinstance(attributes, dict) else ""
+            if token.get("type") in {"StartTag", "EmptyTag"} and token.get("name") == "img" \
+                    and remote(source):
+                alt = html.unescape(attributes.get((None, "alt"), "")).strip()
+                yield {"type": "Characters", "data": remote_image_text(alt)}
+                continue
+            yield token
+
+
+CSS = OfflineCSS(allowed_css_properties=ALLOWED_CSS_PROPERTIES | {"gap", "margin", "padding"})
 # what a built page shows of an output; script (application/javascript) and unknown types go
 OUTPUTS = {"text/plain", "text/html", "text/markdown", "text/latex", "image/png", "image/jpeg",
            "image/gif", "image/svg+xml", "application/vnd.jupyter.widget-view+json"}
@@ -55,7 +118,8 @@ def allowed(tag: str, name: str, value: str) -> bool:
 
 def cleaner(tags: frozenset = TAGS) -> bleach.Cleaner:
     return bleach.Cleaner(tags=tags, attributes=allowed, protocols={"http", "https", "mailto",
-                                                                     "data"}, css_sanitizer=CSS)
+                                                                     "data"}, css_sanitizer=CSS,
+                          filters=[RemoteImagesAsText])
 
 
 CLEANER = cleaner()

@@ -7,10 +7,16 @@ notebook joins a temporary copy of the series, as its last notebook (so its titl
 book are built from that copy and opened in Chromium, offline; on every page each inline handler
 is fired, each `javascript:` link clicked and each form submitted. No vector may set its flag
 (`window.pwned_<name>`), open a dialog or ask for a file outside the build, and no element of the
-content may keep an `on…` attribute or a `javascript:` URL.
+content may keep an `on…` attribute or a `javascript:` URL. Then the book is served over HTTP on
+127.0.0.1 and every file of it a browser can run (each page, each SVG figure behind its "open
+full size" link) is opened on its own: no flag is set, nothing is written to the book's
+localStorage, and no request leaves 127.0.0.1 (a tracking pixel in the markdown is not fetched).
 """
 
+import functools
+import http.server
 import shutil
+import threading
 from pathlib import Path
 
 import nbformat
@@ -45,6 +51,8 @@ def flag(name: str) -> str:
 
 # markdown a contributor can write, each line a way into script (the classic ones and a few
 # that get past naive filters)
+TRACKER = "http://example.invalid/track.png"  # a tracking pixel: no build may fetch it
+STORAGE = "localStorage.setItem('pwned_storage', 1)"  # in the book's origin, for every page
 MARKDOWN = "\n\n".join([
     f"<script>{flag('md_script')}</script>",
     f'<img src="x" onerror="{flag("md_img_onerror")}">',
@@ -62,6 +70,8 @@ MARKDOWN = "\n\n".join([
     "</style></mglyph></table></mtext></math>",
     f'<input autofocus onfocus="{flag("md_onfocus")}">',
     f'<p><span style="color: red" onmouseover="{flag("md_onmouseover")}">red</span></p>',
+    f'<img src="{TRACKER}" alt="a tracker">', f"![a pixel]({TRACKER})",  # fetched: a request
+    f'<p style="cursor: url({TRACKER}), auto">hover</p>',
 ])
 RAW_TEX_LINK = r"$\href{javascript:window.pwned_mathjax_href=1}{x}$"  # MathJax's Safe extension
 
@@ -101,8 +111,8 @@ def hostile_notebook(ran: Path, secret: Path) -> nbformat.NotebookNode:
         new_output("display_data", {"text/markdown": f'<img src=x onerror="{flag("out_md")}">',
                                     "text/plain": "md"}),
         new_output("display_data", {"image/svg+xml": f'<svg xmlns="http://www.w3.org/2000/svg" '
-                                    f'onload="{flag("out_svg")}"><script>{flag("out_svg_script")}'
-                                    "</script></svg>", "text/plain": "svg"}),
+                                    f'onload="{flag("out_svg")}"><script>{flag("out_svg_script")};'
+                                    f"{STORAGE}</script></svg>", "text/plain": "svg"}),
         new_output("display_data", {"text/latex": RAW_TEX_LINK, "text/plain": "latex"}),
         new_output("stream", name="stdout", text=f"<script>{flag('out_stream')}</script>"),
         new_output("error", ename="E", evalue=f"<img src=x onerror={flag('out_error')}>",
@@ -134,8 +144,7 @@ def hostile_notebook(ran: Path, secret: Path) -> nbformat.NotebookNode:
         new_markdown_cell(f"```{{raw}} html\n<script>{flag('myst_raw')}</script>\n```\n\n"
                           f"```{{eval-rst}}\n.. raw:: html\n\n   <script>{flag('myst_rst_raw')}"
                           "</script>\n\n.. meta::\n   :http-equiv=refresh: 0; url=https://example"
-                          f".invalid/\n\n.. include:: {secret}\n   :literal:\n```\n\n"
-                          f"```{{include}} {secret}\n```"),
+                          f".invalid/\n```\n\n<img src=\"{secret}\">"),  # (an include: refused)
         new_markdown_cell("## Summary\n\n- the summary"),
     ]
     for cell in cells[1:]:
@@ -279,3 +288,54 @@ def test_the_series_figures_show_and_the_hostile_markup_reads_as_text(browser, b
     assert still == 1, "the explorer's still picture is gone"
     assert images >= 2, "the explorer's page lost a figure"
     assert f"<script>{flag('md_script')}</script>" in text
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def served_book(built):
+    """The hostile book over HTTP on 127.0.0.1: yields its URL."""
+    handler = functools.partial(Quiet, directory=str(built["root"] / "book"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_every_published_file_a_browser_runs_runs_no_script_over_http(browser, built,
+                                                                       served_book):
+    book = built["root"] / "book"
+    runnable = sorted(path.relative_to(book).as_posix() for path in book.rglob("*")
+                      if path.is_file() and build_book.runnable(path)
+                      and path.relative_to(book).parts[0] != "_static")
+    figures = [name for name in runnable if name.startswith("_images/") and name.endswith(".svg")]
+    linked = (book / f"{HOSTILE}.html").read_text(encoding="utf-8")
+    assert figures and all(f'href="{name}"' in linked for name in figures), figures
+    context = browser.new_context()
+    page = context.new_page()
+    requests, ran = [], {}
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        for name in runnable:
+            page.goto(served_book + name)
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(100)
+            flags = page.evaluate("() => Object.keys(window).filter(k => k.startsWith('pwned_'))")
+            if flags:
+                ran[name] = flags
+        page.goto(served_book + "index.html")
+        stored = page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('pwned'))")
+    finally:
+        context.close()
+    assert ran == {}, f"script ran in published files: {ran}"
+    assert stored == [], f"a published file wrote the book's localStorage: {stored}"
+    away = [url for url in requests if not url.startswith(("http://127.0.0.1:", "data:"))]
+    assert away == [], f"requests left 127.0.0.1: {away}"
