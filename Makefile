@@ -20,8 +20,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# the oldest setuptools pyproject.toml allows: tests/test_packaging.py builds with it, offline
-SETUPTOOLS_FLOOR := $(shell sed -n 's/^requires = \["setuptools>=\([0-9.]*\)"\].*/\1/p' pyproject.toml)
 
 .PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
 	test-lowest mutants
@@ -117,7 +115,8 @@ present: $(STAMP)
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
 #  incompatible: disabled.)
 RISE_VENV := .venv-rise
-$(RISE_VENV)/.installed: requirements-rise.lock pyproject.toml tools/lab-overrides.json
+$(RISE_VENV)/.installed: requirements-rise.lock requirements-bootstrap.lock tools/lock_install.py \
+	  pyproject.toml tools/lab-overrides.json
 	$(call make_venv,$(RISE_VENV),requirements-rise.lock)
 	-$(RISE_VENV)/bin/jupyter labextension disable --level=sys_prefix \
 	  @jupyterlab/mathjax3-extension >/dev/null 2>&1
@@ -136,14 +135,15 @@ test-rise: $(RISE_VENV)/.installed
 # The declared lower bounds, tested: every direct dependency at the oldest version its range
 # allows (requirements-lowest.lock), then the unit, property and doctests and nbval.
 LOWEST_VENV := build/venv-lowest
-$(LOWEST_VENV)/.installed: requirements-lowest.lock pyproject.toml tools/lab-overrides.json
+$(LOWEST_VENV)/.installed: requirements-lowest.lock requirements-bootstrap.lock \
+	  tools/lock_install.py pyproject.toml tools/lab-overrides.json
 	$(call make_venv,$(LOWEST_VENV),requirements-lowest.lock)
 	touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed
 	$(LOWEST_VENV)/bin/python -m pytest --ignore=tests/browser
 
-# Refresh the three locks from the ranges (uv, in a tool environment of its own under build/):
+# Refresh the four locks from the ranges (uv, in a tool environment of its own under build/):
 # after changing a requirements file, or to move to today's releases, then `make test`.
 LOCK_FOR := --universal --generate-hashes --python-version 3.11 --quiet
 lock:
@@ -153,6 +153,8 @@ lock:
 	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-rise.txt -o requirements-rise.lock
 	build/uv/bin/uv pip compile $(LOCK_FOR) --resolution lowest-direct requirements.txt \
 	  requirements-test.txt -o requirements-lowest.lock
+	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-bootstrap.txt \
+	  -o requirements-bootstrap.lock
 
 clean:
 	rm -rf $(VENV) $(RISE_VENV) build artifacts/screenshots src/*.egg-info
