@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
 import venv
 from pathlib import Path
 
@@ -112,9 +111,10 @@ def test_a_changed_hash_in_the_lock_stops_the_setup_in_an_existing_environment(t
     lock.write_text(f"tiny-lock-probe==1.0 \\\n    --hash=sha256:{digest}\n    # via nothing\n")
     install = [python, str(ROOT / "tools" / "lock_install.py"), str(lock)]
     subprocess.run(install, check=True, env=env, timeout=300)  # a fresh one: installed
-    started = time.perf_counter()
+    installed = next((tmp_path / "venv").glob("lib/python*/site-packages/tiny_lock_probe.py"))
+    installed.write_text("# the copy installed first\n")  # a re-install would write it anew
     subprocess.run(install, check=True, env=env, timeout=300)  # unchanged: nothing to install
-    assert time.perf_counter() - started < 5.0
+    assert installed.read_text() == "# the copy installed first\n"
     tampered = "0" if digest[0] != "0" else "1"
     lock.write_text(lock.read_text().replace(digest, tampered + digest[1:]))
     old = [python, "-m", "pip", "install", "--quiet", "--require-hashes", "-r", str(lock)]
@@ -122,3 +122,26 @@ def test_a_changed_hash_in_the_lock_stops_the_setup_in_an_existing_environment(t
     run = subprocess.run(install, env=env, timeout=300, capture_output=True, text=True)
     assert run.returncode != 0 and "did not install" in run.stderr, run.stderr
     assert "THESE PACKAGES DO NOT MATCH THE HASHES" in run.stdout + run.stderr
+
+
+def test_a_package_pinned_under_two_markers_is_installed_by_the_one_that_applies(tmp_path):
+    """A universal lock pins numpy twice (one for Python 3.11, one for 3.12 and later): both are
+    entries; the one that applies here is installed and checked, whichever comes last."""
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    digests = {version: _tiny_wheel(wheels, version)[1] for version in ("1.0", "2.0")}
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    env = {"PATH": "/usr/bin:/bin", "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels),
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    lock = tmp_path / "requirements.lock"
+    lock.write_text(f"tiny-lock-probe==1.0 ; python_full_version >= '3.0' \\\n"
+                    f"    --hash=sha256:{digests['1.0']}\n"
+                    f"tiny-lock-probe==2.0 ; python_full_version < '3.0' \\\n"
+                    f"    --hash=sha256:{digests['2.0']}\n")
+    subprocess.run([python, str(ROOT / "tools" / "lock_install.py"), str(lock)], check=True,
+                   env=env, timeout=300)
+    shown = subprocess.run([python, "-c", "import importlib.metadata as m; "
+                            "print(m.version('tiny-lock-probe'))"], env=env, capture_output=True,
+                           text=True, check=True)
+    assert shown.stdout.strip() == "1.0"

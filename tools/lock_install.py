@@ -29,8 +29,10 @@ except ImportError:  # a fresh environment, before its lock: pip's own copy
 ENTRY = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
 
 
-def entries(text: str) -> dict[str, str]:
-    """name → the entry's text (its pin, marker and hashes), of a uv or pip-compile lock."""
+def entries(text: str) -> dict[tuple[str, str], str]:
+    """(name, marker) → the entry's text (its pin, marker and hashes), of a uv or pip-compile
+    lock. A universal lock may pin one package twice, under two markers (numpy for Python 3.11,
+    another for 3.12 and later): each is its own entry."""
     found, name = {}, None
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
@@ -39,7 +41,9 @@ def entries(text: str) -> dict[str, str]:
             match = ENTRY.match(line)
             if not match:
                 raise SystemExit(f"lock_install: cannot read this line of the lock: {line!r}")
-            name = canonicalize_name(match[1])
+            name = (canonicalize_name(match[1]), (match[3] or "").strip())
+            if name in found:
+                raise SystemExit(f"lock_install: the lock pins {name[0]} twice under one marker")
             found[name] = line.rstrip()
         elif name is not None:
             found[name] += "\n" + line.rstrip()
@@ -51,8 +55,8 @@ def pin(entry: str) -> tuple[str, str | None]:
     return match[2], match[3]
 
 
-def install(lock: Path) -> dict[str, str]:
-    """Install ``lock`` (what changed since it was last verified) and check it; its entries."""
+def install(lock: Path) -> set[str]:
+    """Install ``lock`` (what changed since it was last verified), check it; the names it pins."""
     wanted = entries(lock.read_text(encoding="utf-8"))
     verified_copy = Path(sys.prefix) / f".verified-{lock.name}"
     verified = entries(verified_copy.read_text(encoding="utf-8")) if verified_copy.exists() else {}
@@ -70,7 +74,7 @@ def install(lock: Path) -> dict[str, str]:
         finally:
             Path(listed.name).unlink()
     wrong = []
-    for name, entry in wanted.items():
+    for (name, _), entry in wanted.items():
         version, marker = pin(entry)
         if marker and not Marker(marker).evaluate():
             continue
@@ -83,7 +87,7 @@ def install(lock: Path) -> dict[str, str]:
     if wrong:
         raise SystemExit(f"lock_install: this environment is not {lock}: " + "; ".join(wrong))
     verified_copy.write_text(lock.read_text(encoding="utf-8"), encoding="utf-8")
-    return wanted
+    return {name for name, _ in wanted}
 
 
 def main(locks: list[str]) -> None:
