@@ -37,7 +37,7 @@ class Kernel:
     def __init__(self, pad: int):
         self.ran = notebook(pad, ran=True)
 
-    def __call__(self):  # run_notebooks.exporter()
+    def __call__(self, connection_file=None):  # run_notebooks.exporter(connection_file)
         return self
 
     def from_notebook_node(self, nb, resources):
