@@ -1,13 +1,18 @@
 """Helpers for the tests of `make lab` and `make present`: run the command, read its URL, probe."""
 
+import functools
 import http.client
+import http.server
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -154,3 +159,46 @@ def server_failures(log: str) -> list[str]:
     return [record for record in records     # the traceback lines below it
             if re.match(r"5\d\d ", record)
             or ("Traceback" in record and not record.startswith("[IPKernelApp]"))]
+
+
+def kernels(pid: int) -> list[int]:
+    """The ipykernel processes below pid."""
+    found = []
+    for each in descendants(pid):
+        try:
+            if b"ipykernel" in Path(f"/proc/{each}/cmdline").read_bytes():
+                found.append(each)
+        except OSError:
+            continue
+    return found
+
+
+def assert_no_utf8_path_is_a_one_line_400(url: str, token: str, path: str, log: Path) -> None:
+    """A path that is no UTF-8 gets a one-line 400, with or without the token, a foreign Host a
+    403, and the server's log no traceback."""
+    for with_token in (token, None):
+        status, body = request(url, path, token=with_token)
+        assert status == 400 and body.startswith(b"The path must be UTF-8 text"), (status, body)
+        assert len(body.splitlines()) == 1 and len(body) < 200
+    assert request(url, path, host="evil.example")[0] == 403
+    assert "Traceback" not in log.read_text()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no line a request
+        pass
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """`python -m http.server` over folder on 127.0.0.1, in a thread: yields its URL."""
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

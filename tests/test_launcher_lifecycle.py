@@ -25,6 +25,7 @@ from tests.launchers import (
     alive,
     descendants,
     gone,
+    kernels,
     launch,
     printed_url,
     request,
@@ -37,18 +38,6 @@ from tools.voila_app import CLOSED_GRACE, CULL_EVERY, PAGE_KERNELS, UNCONNECTED
 
 KERNEL_ID = re.compile(rb'"kernelId": "([0-9a-f-]{36})"')
 LOADS = 30
-
-
-def kernels(pid: int) -> list[int]:
-    """The ipykernel processes below pid."""
-    found = []
-    for each in descendants(pid):
-        try:
-            if b"ipykernel" in Path(f"/proc/{each}/cmdline").read_bytes():
-                found.append(each)
-        except OSError:
-            continue
-    return found
 
 
 def rss_mib(pids) -> float:

@@ -68,23 +68,10 @@ def test_a_notebook_saved_while_it_runs_is_kept_and_the_run_goes_beside_it(tmp_p
 SLOW = "import time\nfor _ in range(600):\n    time.sleep(0.1)"  # a minute: stopped well before
 
 
-def kernel_below(pid: int) -> list[int]:
-    from tests.launchers import descendants
-
-    found = []
-    for each in descendants(pid):
-        try:
-            if b"ipykernel" in Path(f"/proc/{each}/cmdline").read_bytes():
-                found.append(each)
-        except OSError:
-            continue
-    return found
-
-
 @pytest.mark.parametrize("how", ["SIGTERM to the runner", "SIGINT to the runner",
                                  "kill -9 of make", "SIGTERM to make"])
 def test_a_stopped_make_notebooks_leaves_no_connection_file_and_writes_nothing(tmp_path, how):
-    from tests.launchers import alive, descendants
+    from tests.launchers import alive, descendants, kernels
 
     path = tmp_path / "slow.ipynb"
     nbformat.write(nbformat.v4.new_notebook(metadata=KERNEL, cells=[
@@ -102,7 +89,7 @@ def test_a_stopped_make_notebooks_leaves_no_connection_file_and_writes_nothing(t
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while not kernel_below(make.pid):  # the kernel runs the slow cell
+        while not kernels(make.pid):  # the kernel runs the slow cell
             if make.poll() is not None or time.monotonic() > deadline:  # a wait, not a speed test
                 pytest.fail(make.stdout.read())
             time.sleep(0.2)

@@ -19,15 +19,13 @@ ones every page shares (and those under 1 MB), measured from what the browser lo
 Screenshots: artifacts/screenshots/book/.
 """
 
-import functools
-import http.server
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tests.launchers import serving
 from tools import build_book
 from tools.build_slides import AssetsUnavailable
 
@@ -104,24 +102,11 @@ def site(tmp_path_factory) -> Path:
     return root
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # no line a request
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(site):
     """`python -m http.server` over the site's folder on 127.0.0.1: yields the book's URL."""
-    handler = functools.partial(Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(site) as url:
+        yield f"{url}{SUB_PATH}/"
 
 
 def watched(browser, viewport=DESKTOP):

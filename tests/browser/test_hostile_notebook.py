@@ -13,10 +13,7 @@ full size" link) is opened on its own: no flag is set, nothing is written to the
 localStorage, and no request leaves 127.0.0.1 (a tracking pixel in the markdown is not fetched).
 """
 
-import functools
-import http.server
 import shutil
-import threading
 from pathlib import Path
 
 import nbformat
@@ -29,6 +26,8 @@ try:
     from playwright.sync_api import Error as PlaywrightError
 except ImportError:  # the browser fixture then skips (or fails, in CI)
     PlaywrightError = Exception
+
+from tests.launchers import serving
 
 from .jlab import NOTEBOOKS, browser_required
 
@@ -290,24 +289,11 @@ def test_the_series_figures_show_and_the_hostile_markup_reads_as_text(browser, b
     assert f"<script>{flag('md_script')}</script>" in text
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def served_book(built):
     """The hostile book over HTTP on 127.0.0.1: yields its URL."""
-    handler = functools.partial(Quiet, directory=str(built["root"] / "book"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(built["root"] / "book") as url:
+        yield url
 
 
 def test_every_published_file_a_browser_runs_runs_no_script_over_http(browser, built,
