@@ -312,8 +312,19 @@ def _check_heatmap_ax(ax):
     return ax
 
 
+def _is_colour(colour) -> bool:
+    """A colour name or code, or a short sequence of numbers (matplotlib 3.7 asks an iterator
+    for its length and raises; it is no colour)."""
+    if not isinstance(colour, (str, tuple, list, np.ndarray)):
+        return False
+    try:
+        return bool(is_color_like(colour))
+    except (TypeError, ValueError):
+        return False
+
+
 def _check_colour(name: str, colour):
-    if not is_color_like(colour):
+    if not _is_colour(colour):
         raise ValueError(f"{name} must be a matplotlib colour, such as '0.6' (a grey) or 'black'; "
                          f"got {shown(colour, 60)}.")
     return colour

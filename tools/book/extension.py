@@ -29,6 +29,7 @@ from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
+from docutils.parsers.rst.directives.images import Image
 
 from tools import sanitize
 
@@ -238,7 +239,7 @@ def check_files(app, doctree) -> None:
 
     docname = app.env.docname
     for image in list(doctree.findall(nodes.image)):
-        uri, line = image["uri"], node_line(image)
+        uri, line = image["uri"], image.attributes.pop("book-line", None) or node_line(image)
         if uri.startswith("data:"):
             continue
         if sanitize.remote(uri):
@@ -265,6 +266,19 @@ class AnyOption(dict):
         return str
 
 
+class LinedImage(Image):
+    """`image`, with the line it was written on kept for check_files: MyST-Parser 4 (the lowest
+    version the book allows) sets that line to 0 after the directive has run, and a refusal
+    then named the cell above the one to fix."""
+
+    def run(self) -> list:
+        result = super().run()
+        for node in result:
+            for image in node.findall(nodes.image):
+                image["book-line"] = self.lineno
+        return result
+
+
 class NoFileInsertion(Directive):
     """`include` and `literalinclude`: refused (they would put a file's text on a page)."""
 
@@ -283,6 +297,7 @@ class NoFileInsertion(Directive):
 
 def setup(app) -> dict:
     app.add_config_value("book_notebooks", "", "env")
+    app.add_directive("image", LinedImage, override=True)
     for name in ("include", "literalinclude"):
         app.add_directive(name, NoFileInsertion, override=True)
     app.connect("doctree-read", check_files, priority=200)  # after cleaning, before collecting
