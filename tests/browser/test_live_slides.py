@@ -11,9 +11,11 @@ request to another address. In its speaker view (S), each formula of the notes s
 
 import importlib.util
 import re
+import time
 
 import pytest
 
+from tests.launchers import kernels
 from tests.test_deck_notes import slides as slides_of_deck
 from tools import servers
 from tools.build_slides import AssetsUnavailable
@@ -61,10 +63,23 @@ def deck(browser, tmp_path_factory):
         server = servers.present(EXPLORER, env=private_jupyter_env(home), log=home / "voila.log")
     except AssetsUnavailable as error:
         (pytest.fail if browser_required() else pytest.skip)(str(error))
+    SERVED["pid"] = server.process.pid
     try:
         yield f"{server.url}/?token={server.token}"
     finally:
         servers.stop(server.process)
+
+
+SERVED: dict[str, int] = {}  # the deck's server process, for the kernel count
+
+
+def kernels_settle(wanted, timeout: float = 90) -> list[int]:
+    """The deck's kernels once wanted(their number) holds (polled; a busy machine gets room)."""
+    deadline, found = time.monotonic() + timeout, kernels(SERVED["pid"])
+    while not wanted(len(found)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        found = kernels(SERVED["pid"])
+    return found
 
 
 def test_explorer_is_live_in_the_voila_deck(page, deck):
@@ -156,3 +171,20 @@ def test_math_in_the_live_decks_notes_shows_once_in_the_speaker_view(page, deck)
     twice_or_never = [f for f in shown["formulas"] if f["drawn"] == f["mathml"]]
     assert twice_or_never == [], f"formulas shown twice or not at all: {twice_or_never}"
     assert "$" not in shown["text"], f"TeX left raw: {shown['text'][:300]}"
+
+
+def test_a_deck_opened_reloaded_three_times_and_closed_leaves_no_kernel(browser, deck):
+    """Issue 39: in Chromium, opening the deck, reloading it three times and closing it left 4
+    kernels (about 115 MiB each). A reloaded page's kernel goes, and a closed page's."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        for load in range(4):  # the first load, then three reloads
+            page.goto(deck, timeout=120_000) if load == 0 else page.reload(timeout=120_000)
+            page.locator(".pp-shuffle").first.wait_for(state="attached", timeout=120_000)
+        held = kernels_settle(lambda n: n <= 1)
+        assert len(held) == 1, f"{len(held)} kernels for one open page after three reloads"
+    finally:
+        context.close()
+    left = kernels_settle(lambda n: n == 0)
+    assert left == [], f"{len(left)} kernels stay after the deck's page was closed"
