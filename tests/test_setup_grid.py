@@ -46,7 +46,8 @@ def test_a_cell_trained_again_gives_the_stored_numbers(label, task, steps, width
     # Bit for bit with the locked stack. Another numpy (the lowest declared, 1.24) adds in another
     # order: a test row whose two best words tie to the last bit may flip, so one row of a seed's
     # 200 may differ, in a few seeds at most (measured: 1 of 60 accuracies, by 1 row, in one cell).
-    pairs = [(a, b) for n in maker.LENGTHS for a, b in zip(again["test_accuracy"][n], stored[n])]
+    pairs = [(a, b) for n in maker.LENGTHS
+             for a, b in zip(again["test_accuracy"][n], stored[n], strict=True)]
     off = [(a, b) for a, b in pairs if a != b]
     assert all(abs(a - b) <= 1 / 200 + 1e-12 for a, b in off) and len(off) <= len(pairs) // 20, off
 
