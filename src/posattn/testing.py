@@ -103,7 +103,7 @@ def _check_tolerance(atol, dtype: str, before: np.ndarray) -> tuple[float, str]:
     return per_unit * scale, f"{dtype} output: {per_unit:g} × max(1, max |f(X)| = {scale:.3g})"
 
 
-def _check_sampling(samples, rng) -> tuple[int, object]:
+def _check_sampling(samples, rng) -> tuple[int, "np.random.Generator | int | None"]:
     return check_int("samples", samples, maximum=MAX_PERMS), check_rng(rng)
 
 
