@@ -272,9 +272,10 @@ BASES = {  # each public function with arguments that work (test_every_base_call
                                 "reference": "(0.5, 'r')", "dashed": "()", "title": "None",
                                 "ax": "None", "xlabel": "'x'"},
     "explorer.ShuffleExplorer": {"sentence": "'dog bites man'", "seed": "0", "order": "None"},
-    **{f"testing.{name}": {"f": "lambda X: X", "X": "np.ones((5, 2))", "perms": "None",
-                           "samples": "20", "rng": "0", "atol": "None"}
-       for name in ("assert_equivariant", "assert_invariant")},
+    "testing.assert_equivariant": {"f": "lambda X: X", "X": "np.ones((5, 2))", "perms": "None",
+                                   "axes": "(0,)", "samples": "20", "rng": "0", "atol": "None"},
+    "testing.assert_invariant": {"f": "lambda X: X", "X": "np.ones((5, 2))", "perms": "None",
+                                 "samples": "20", "rng": "0", "atol": "None"},
     "testing.assert_shift_equivariant": {"f": "lambda X: X", "X": "np.ones((5, 2))",
                                          "shifts": "None", "margin": "1", "samples": "20",
                                          "rng": "0", "atol": "None"},

@@ -111,6 +111,23 @@ def test_given_perms_are_named_by_their_index():
     assert "perm = [7, 6, 5, 4, 3, 2, 1, 0] (perms[1])" in message
 
 
+def test_a_matrix_of_tokens_by_tokens_is_reordered_along_both_axes():
+    """A(PX) = P A Pᵀ: A is reordered along rows and columns; with positions it is not."""
+    X = X8[:5]
+    assert assert_equivariant(lambda X: attention(X)[1], X, axes=(0, 1)) <= 1e-12
+    with pytest.raises(AssertionError, match=r"differs from row \d+ of f\(X\)\[perm\]"):
+        assert_equivariant(lambda X: attention(X)[1], X)  # rows alone: the columns stay put
+    message = failure(lambda: assert_equivariant(lambda X: with_positions(X)[1], X, axes=(0, 1)))
+    assert "permutation-equivariant along the axes (0, 1); 20 of the 20 orders" in message
+    perm = named_perm(message)
+    (i, j), (p_i, p_j) = (tuple(map(int, found.split(", "))) for found in re.search(
+        r"entry \((\d+, \d+)\) of f\(X\[perm\]\) differs from entry \((\d+, \d+)\) of f\(X\)",
+        message).groups())
+    assert (p_i, p_j) == (perm[i], perm[j])
+    gap = np.abs(with_positions(X[perm])[1] - with_positions(X)[1][perm][:, perm])
+    assert (i, j) == np.unravel_index(np.argmax(gap), gap.shape)
+
+
 def test_self_attention_is_not_invariant_and_a_vector_names_its_entry():
     message = failure(lambda: assert_invariant(attention, X8))
     assert re.search(r"f must be permutation-invariant; \d+ of the 20 orders tried break it.*"
@@ -162,6 +179,16 @@ def test_the_orders_tried_depend_on_the_seed_only():
      r"perms must be a list of permutations of range\(8\); got list_iterator"),
     (lambda: assert_equivariant(attention, X8, [[1, 0, 0, 3, 4, 5, 6, 7]]), ValueError,
      r"perms\[0\] must be a permutation of range\(8\); got .*repeated: 0; missing: 2"),
+    (lambda: assert_equivariant(attention, X8, axes=0), TypeError,
+     r"axes must be a tuple of the output's token axes, such as \(0,\) for rows .*; got int 0"),
+    (lambda: assert_equivariant(attention, X8, axes=(0.0,)), TypeError, r"axes must be a tuple"),
+    (lambda: assert_equivariant(lambda X: X @ X.T, X8, axes=(0, 2)), ValueError,
+     r"axes must name distinct axes of f\(X\), each of length n = 8 .*; got \(0, 2\) for f\(X\)"
+     r" of shape \(8, 8\)"),
+    (lambda: assert_equivariant(lambda X: X @ X.T, X8, axes=(1, -1)), ValueError,
+     r"axes must name distinct axes"),
+    (lambda: assert_equivariant(lambda X: X[:, :3], X8, axes=(1,)), ValueError,
+     r"axes must name distinct axes of f\(X\), each of length n = 8"),
     (lambda: assert_equivariant(attention, X8, samples=0), ValueError,
      r"samples must be at least 1; got 0"),
     (lambda: assert_invariant(attention, X8, samples=10**6), ValueError,

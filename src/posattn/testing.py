@@ -47,10 +47,17 @@ __all__ = ["TOLERANCES", "assert_equivariant", "assert_invariant", "assert_shift
 # ---- kernels: the comparisons -----------------------------------------------------------------
 
 
-def _row_gaps(before, after):
-    """max |after − before| in each row: one number per row (per entry of a vector)."""
-    gap = np.abs(after - before)  # the same shape as the outputs
-    return gap.reshape(gap.shape[0], -1).max(axis=1) if gap.ndim else gap.reshape(1)  # (rows,)
+def _reorder(Y, perm, axes):
+    """f(X)[perm] along each token axis: rows for Y (n, …), rows and columns for A (n, n)."""
+    for axis in axes:
+        Y = np.take(Y, perm, axis=axis)  # P Y along this axis
+    return Y
+
+
+def _worst_entry(expected, after) -> tuple[int, ...]:
+    """Where |after − expected| is largest: its index (its row is the first entry)."""
+    gap = np.abs(after - expected)  # the same shape as the outputs
+    return tuple(int(i) for i in np.unravel_index(np.argmax(gap), gap.shape))
 
 
 def _orders(n: int, samples: int, rng) -> Iterator[np.ndarray]:
@@ -135,6 +142,31 @@ def _check_orders(perms, samples, rng, X) -> Iterable[tuple[str, np.ndarray]]:
             for i, p in enumerate(_every_order(n) if every else _orders(n, samples, rng)))
 
 
+def _check_axes(axes) -> tuple[int, ...]:
+    """The token axes of f's output: a tuple of 1 to 8 distinct integers (checked for f(X)'s
+    shape once f has run: _check_token_axes)."""
+    if not isinstance(axes, (tuple, list)) or not 1 <= len(axes) <= 8 or any(
+            isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer))
+            for a in axes):
+        raise TypeError(f"axes must be a tuple of the output's token axes, such as (0,) for rows "
+                        f"or (0, 1) for an (n, n) matrix; got {type(axes).__name__} "
+                        f"{shorten([axes])[1:-1]}.")
+    return tuple(int(a) for a in axes)
+
+
+def _check_token_axes(axes: tuple[int, ...], before: np.ndarray, n: int) -> tuple[int, ...]:
+    """Each axis an axis of f(X) with n entries (one per token), none named twice."""
+    if axes == (0,):
+        _check_per_token(before, n)  # the rows: the message of equivariance_error
+        return axes
+    inside = [a % before.ndim for a in axes if -before.ndim <= a < before.ndim]
+    if len(inside) < len(axes) or len(set(inside)) < len(axes) or any(
+            before.shape[a] != n for a in inside):
+        raise ValueError(f"axes must name distinct axes of f(X), each of length n = {n} (one "
+                         f"entry per token); got {axes} for f(X) of shape {before.shape}.")
+    return tuple(inside)
+
+
 def _check_shifts(shifts, most: int) -> list[int]:
     """A list of 1 to MAX_PERMS shifts, each an integer from 1 to ``most``."""
     if isinstance(shifts, (str, bytes)) or not isinstance(shifts, (list, tuple, range,
@@ -150,37 +182,47 @@ def _check_shifts(shifts, most: int) -> list[int]:
 # ---- public functions: check once, then compare ---------------------------------------------
 
 
-def assert_equivariant(f: Callable, X, perms: Iterable | None = None, *, samples: int = 20,
+def assert_equivariant(f: Callable, X, perms: Iterable | None = None, *,
+                       axes: tuple[int, ...] = (0,), samples: int = 20,
                        rng: "np.random.Generator | int | None" = 0,
                        atol: float | None = None) -> float:
     """Assert f(X[perm]) == f(X)[perm] for every order tried: f is permutation-equivariant.
 
     Parameters: f, a function of X (n, d) returning one row per token (of a tuple, the first
     element is compared); ``perms`` to try, or None for every order of a short X (n! ≤
-    ``samples``), else ``samples`` orders drawn from ``rng`` (a seed or a Generator); ``atol``
-    the largest difference allowed, by default TOLERANCES[dtype of f(X)] × max(1, max |f(X)|).
-    Returns max |f(X[perm]) − f(X)[perm]| over the orders tried; raises AssertionError naming
-    the worst order and row when it is above the tolerance.
+    ``samples``), else ``samples`` orders drawn from ``rng`` (a seed or a Generator); ``axes``
+    the output's token axes, each reordered by perm: (0,) for rows, (0, 1) for A (n, n), where
+    the claim is A(PX) = P A Pᵀ; ``atol`` the largest difference allowed, by default
+    TOLERANCES[dtype of f(X)] × max(1, max |f(X)|). Returns the largest difference over the
+    orders tried; raises AssertionError naming the worst order and row when it is above the
+    tolerance.
 
     >>> assert_equivariant(lambda X: X - X.mean(axis=0), np.arange(6.0).reshape(3, 2))
     0.0
+    >>> assert_equivariant(lambda X: X @ X.T, np.arange(6.0).reshape(3, 2), axes=(0, 1))
+    0.0
     """
     X = _check_input(f, X)
-    orders = _check_orders(perms, samples, rng, X)
+    orders, axes = _check_orders(perms, samples, rng, X), _check_axes(axes)
     before, dtype = _check_output("f(X)", f, X)
-    _check_per_token(before, X.shape[0])
+    axes = _check_token_axes(axes, before, X.shape[0])
     tolerance, how = _check_tolerance(atol, dtype, before)
     worst, broken, tried = (0.0, "", ""), 0, 0
     for name, p in orders:
         after, _ = _check_output("f(X[perm])", f, X[p])
-        error = _check_gap(before[p], after)
+        expected = _reorder(before, p, axes)
+        error = _check_gap(expected, after)
         tried, broken = tried + 1, broken + (error > tolerance)
         if error > worst[0]:
-            i = int(np.argmax(_row_gaps(before[p], after)))
-            worst = (error, name, f"row {i} of f(X[perm]) differs from row {i} of f(X)[perm] "
-                                  f"(row {p[i]} of f(X))")
+            at = _worst_entry(expected, after)
+            source = tuple(int(p[i]) if axis in axes else i for axis, i in enumerate(at))
+            where = f"row {at[0]} of f(X[perm]) differs from row {at[0]} of f(X)[perm] (row " \
+                    f"{source[0]} of f(X))" if axes == (0,) else \
+                    f"entry {at} of f(X[perm]) differs from entry {source} of f(X)"
+            worst = (error, name, where)
+    claim = "permutation-equivariant" + ("" if axes == (0,) else f" along the axes {axes}")
     return _check_within(worst, broken, f"{tried} order{'s' * (tried != 1)}", tolerance, how,
-                         "permutation-equivariant")
+                         claim)
 
 
 def assert_invariant(f: Callable, X, perms: Iterable | None = None, *, samples: int = 20,
@@ -205,7 +247,7 @@ def assert_invariant(f: Callable, X, perms: Iterable | None = None, *, samples: 
         error = _check_gap(before, after)
         tried, broken = tried + 1, broken + (error > tolerance)
         if error > worst[0]:
-            i = int(np.argmax(_row_gaps(before, after)))
+            i = _worst_entry(before, after)[0] if before.ndim else 0
             where = f"{row} {i} of f(X[perm]) differs from {row} {i} of f(X)" if before.ndim \
                 else "f(X[perm]) differs from f(X)"
             worst = (error, name, where)
@@ -245,7 +287,7 @@ def assert_shift_equivariant(f: Callable, X, shifts: Iterable | None = None, *, 
         error = _check_gap(before[rows - k], after[rows])
         broken += error > tolerance
         if error > worst[0]:
-            t = int(rows[np.argmax(_row_gaps(before[rows - k], after[rows]))])
+            t = int(rows[_worst_entry(before[rows - k], after[rows])[0]])
             worst = (error, f"the shift k = {k}", f"row {t} of f(X shifted by {k}) differs "
                                                   f"from row {t - k} of f(X)")
     return _check_within(worst, broken, f"{len(ks)} shift{'s' * (len(ks) != 1)}", tolerance, how,
