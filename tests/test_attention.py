@@ -177,7 +177,7 @@ def test_self_attention_is_not_permutation_invariant(dog_bites_man):
     """Negative control: equivariant is not invariant: the rows do move."""
     X, W, _ = dog_bites_man
     with pytest.raises(AssertionError, match=r"permutation-invariant; 1 of the 1 order tried "
-                                             r"break it\. .* by 0\.\d+, above"):
+                                             r"breaks it\. .* by 0\.\d+, above"):
         assert_invariant(lambda X: pa.self_attention(X, *W), X, [[2, 1, 0]])
 
 

@@ -107,7 +107,7 @@ def test_a_short_x_is_tried_in_every_order():
 def test_given_perms_are_named_by_their_index():
     perms = [[0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0]]
     message = failure(lambda: assert_equivariant(with_positions, X8, perms))
-    assert "1 of the 2 orders tried break it" in message
+    assert "1 of the 2 orders tried breaks it" in message
     assert "perm = [7, 6, 5, 4, 3, 2, 1, 0] (perms[1])" in message
 
 

@@ -123,7 +123,8 @@ def _check_within(worst: tuple, broken: int, tried: str, tolerance: float, how: 
     error, tried_what, where = worst
     if broken == 0:
         return error
-    raise AssertionError(f"f must be {claim}; {broken} of the {tried} tried break it. The worst is "
+    raise AssertionError(f"f must be {claim}; {broken} of the {tried} tried "
+                         f"{'breaks' if broken == 1 else 'break'} it. The worst is "
                          f"{tried_what}: {where} by {error:.3g}, above the tolerance "
                          f"{tolerance:.3g} ({how}).")
 
