@@ -69,6 +69,7 @@ lab: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
+	$(BIN)/mypy  # the math modules' types ([tool.mypy] in pyproject.toml)
 
 # pytest, as three runs side by side (tools/run_tests.py): most of the suite waits on kernels,
 # servers and Chromium.

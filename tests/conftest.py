@@ -5,14 +5,16 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pytest
-from hypothesis import settings
 
 import posattn as pa
 from tests.answers import answered_items
 
-# Property tests are reproducible: the same examples on every run and machine.
-settings.register_profile("series", derandomize=True, deadline=None, max_examples=60)
-settings.load_profile("series")
+# Property tests: a fresh seed on every run, printed (tests/hypothesis_seed.py)
+from tests.hypothesis_seed import (  # noqa: E402, F401 - its hooks are this conftest's
+    pytest_configure,
+    pytest_report_header,
+    pytest_terminal_summary,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import posattn as pa
+from posattn.testing import assert_equivariant, assert_invariant
 
 
 @st.composite
@@ -154,30 +155,30 @@ def test_loop_agrees_with_vectorised_self_attention(case):
 @given(attention_inputs())
 def test_self_attention_is_permutation_equivariant(case):
     X, W, perm = case
-    assert pa.equivariance_error(lambda X: pa.self_attention(X, *W), X, perm) < 1e-12
+    assert_equivariant(lambda X: pa.self_attention(X, *W), X, [perm])
 
 
 @given(attention_inputs())
 def test_attention_matrix_is_conjugated_by_P(case):
     X, W, perm = case
-    _, A = pa.self_attention(X, *W)
-    _, A_perm = pa.self_attention(X[perm], *W)
-    P = pa.permutation_matrix(perm)
-    np.testing.assert_allclose(A_perm, A[perm][:, perm], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(A_perm, P @ A @ P.T, rtol=0, atol=1e-12)
+    assert_equivariant(lambda X: pa.self_attention(X, *W)[1], X, [perm], axes=(0, 1))
+    A, P = pa.self_attention(X, *W)[1], pa.permutation_matrix(perm)
+    np.testing.assert_array_equal(P @ A @ P.T, A[perm][:, perm])  # what axes=(0, 1) compares
 
 
 @given(attention_inputs())
 def test_mean_pooled_self_attention_is_permutation_invariant(case):
     X, W, perm = case
     pooled = lambda X: pa.self_attention(X, *W)[0].mean(axis=0)  # noqa: E731
-    assert pa.invariance_error(pooled, X, perm) < 1e-12
+    assert_invariant(pooled, X, [perm])
 
 
 def test_self_attention_is_not_permutation_invariant(dog_bites_man):
     """Negative control: equivariant is not invariant: the rows do move."""
     X, W, _ = dog_bites_man
-    assert pa.invariance_error(lambda X: pa.self_attention(X, *W), X, [2, 1, 0]) > 0.1
+    with pytest.raises(AssertionError, match=r"permutation-invariant; 1 of the 1 order tried "
+                                             r"breaks it\. .* by 0\.\d+, above"):
+        assert_invariant(lambda X: pa.self_attention(X, *W), X, [[2, 1, 0]])
 
 
 # ---- bad input -----------------------------------------------------------------

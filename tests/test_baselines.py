@@ -4,6 +4,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import posattn as pa
+from posattn.testing import assert_equivariant, assert_shift_equivariant
+
+BROKEN = "f must be (permutation|shift)-equivariant"  # the assertion's failure
 
 
 @st.composite
@@ -37,7 +40,8 @@ def test_rnn_state_depends_on_earlier_tokens_only(X):
 def test_rnn_is_not_permutation_equivariant(X):
     weights = pa.rnn_weights(X.shape[1])
     f = lambda X: pa.rnn(X, *weights)  # noqa: E731
-    assert pa.equivariance_error(f, X, np.arange(X.shape[0])[::-1]) > 1e-6
+    with pytest.raises(AssertionError, match=BROKEN):  # by more than rounding: atol=1e-6
+        assert_equivariant(f, X, [np.arange(X.shape[0])[::-1]], atol=1e-6)
 
 
 def test_conv1d_is_the_window_sum():
@@ -51,9 +55,11 @@ def test_conv1d_is_the_window_sum():
 def test_conv1d_is_shift_equivariant_inside_but_not_permutation_equivariant(X):
     W = pa.conv_kernel(3, X.shape[1])
     f = lambda X: pa.conv1d(X, W)  # noqa: E731
-    assert pa.shift_error(f, X) < 1e-12
-    assert pa.shift_error(f, X, margin=0) > 1e-6  # at the edges the zero padding shows
-    assert pa.equivariance_error(f, X, np.arange(X.shape[0])[::-1]) > 1e-6
+    assert_shift_equivariant(f, X)
+    with pytest.raises(AssertionError, match=BROKEN):  # at the edges the zero padding shows
+        assert_shift_equivariant(f, X, margin=0, atol=1e-6)
+    with pytest.raises(AssertionError, match=BROKEN):
+        assert_equivariant(f, X, [np.arange(X.shape[0])[::-1]], atol=1e-6)
 
 
 def test_symmetries_table_of_the_series():

@@ -74,7 +74,8 @@ REFUSED = {  # each must be refused with a clear error
     "broadcast view": "pa.softmax(np.broadcast_to(0.0, (10**5, 10**5)))",
     "broadcast X": f"pa.self_attention(np.broadcast_to(1.0, (10**5, 8)), {W})",
     # (input, call): the input is built outside the time limit, which times the door alone
-    "inverse of a long permutation": ("np.arange(10**8)", "pa.inverse_permutation(given)"),
+    # (3·10**7 entries, past MAX_ENTRIES: 240 MB to build, where 10**8 took 800 MB and up to 3 s)
+    "inverse of a long permutation": ("np.arange(3 * 10**7)", "pa.inverse_permutation(given)"),
     "inverse of a long list": ("[0] * (3 * 10**7)", "pa.inverse_permutation(given)"),
     "softmax of a long list": ("[0.0] * (3 * 10**7)", "pa.softmax(given)"),
     "a training budget past a minute": "ex.length_generalisation('rope', 64, 64, "
@@ -147,6 +148,10 @@ REFUSED = {  # each must be refused with a clear error
     "endless tick labels": f"plotting.heatmap(np.eye(2), row_labels={REPEAT}('a'))",
     "an f with a huge default": "pa.shift_error(eval('lambda X, Y, z=10**5000: X'), "
                                 "np.ones((5, 2)))",
+    "assert_shift_equivariant of range(10**20) shifts": "__import__('posattn.testing').testing"
+        ".assert_shift_equivariant(lambda X: X, np.ones((5, 2)), range(10**20))",
+    "assert_equivariant of 10**6 permutations": "__import__('posattn.testing').testing"
+        ".assert_equivariant(lambda X: X, np.ones((2, 1)), [[1, 0]] * 10**6)",
 }
 
 QUICK = {  # each must return (or give a clear error) within the time and memory limits
@@ -267,8 +272,16 @@ BASES = {  # each public function with arguments that work (test_every_base_call
                                 "reference": "(0.5, 'r')", "dashed": "()", "title": "None",
                                 "ax": "None", "xlabel": "'x'"},
     "explorer.ShuffleExplorer": {"sentence": "'dog bites man'", "seed": "0", "order": "None"},
+    "testing.assert_equivariant": {"f": "lambda X: X", "X": "np.ones((5, 2))", "perms": "None",
+                                   "axes": "(0,)", "samples": "20", "rng": "0", "atol": "None"},
+    "testing.assert_invariant": {"f": "lambda X: X", "X": "np.ones((5, 2))", "perms": "None",
+                                 "samples": "20", "rng": "0", "atol": "None"},
+    "testing.assert_shift_equivariant": {"f": "lambda X: X", "X": "np.ones((5, 2))",
+                                         "shifts": "None", "margin": "1", "samples": "20",
+                                         "rng": "0", "atol": "None"},
 }
 EXPLORER = "__import__('posattn.explorer').explorer"  # the probes' scope has no explorer
+TESTING = "__import__('posattn.testing').testing"  # nor posattn.testing
 ODD = {  # (input built outside the limits, or None; the value)
     "a huge integer": (None, "10**5000"),
     "a text of a million characters": ("'7' * 10**6", "given"),
@@ -279,7 +292,7 @@ ODD = {  # (input built outside the limits, or None; the value)
 
 
 def _call(function: str, arguments: dict) -> str:
-    function = function.replace("explorer.", f"{EXPLORER}.")
+    function = function.replace("explorer.", f"{EXPLORER}.").replace("testing.", f"{TESTING}.")
     return f"{function}({', '.join(f'{k}={v}' for k, v in arguments.items())})"
 
 
@@ -336,15 +349,17 @@ def test_every_base_call_works_so_each_odd_argument_is_what_a_probe_measures(ver
 def test_every_public_function_has_its_odd_argument_probes():
     import inspect
 
-    from posattn import explorer, plotting
+    from posattn import explorer, plotting, testing
     public = {f"pa.{n}" for n in pa.__all__ if callable(getattr(pa, n))}
+    public |= {f"testing.{n}" for n in testing.__all__ if callable(getattr(testing, n))}
     public |= {f"ex.{n}" for n in ex.__all__ if callable(getattr(ex, n))}
     public |= {f"plotting.{n}" for n, f in vars(plotting).items() if inspect.isfunction(f)
                and f.__module__ == plotting.__name__ and not n.startswith("_")}
     public |= {"explorer.ShuffleExplorer"}
     assert public == set(BASES)
     for function, arguments in BASES.items():  # every parameter of each is probed
-        scope = {"pa": pa, "ex": ex, "plotting": plotting, "explorer": explorer}
+        scope = {"pa": pa, "ex": ex, "plotting": plotting, "explorer": explorer,
+                 "testing": testing}
         f = eval(function, scope)  # noqa: S307 - the names above
         names = [p.name for p in inspect.signature(f).parameters.values()
                  if p.kind is not p.VAR_KEYWORD]

@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 
 import posattn as pa
-from posattn import _checks
+from posattn import _checks, testing
 
 PACKAGE = Path(pa.__file__).parent
 MATH = ("attention", "positions", "rope", "transformer", "permutations", "embeddings",
-        "baselines")
-PUBLIC = {name for name in pa.__all__ if inspect.isfunction(getattr(pa, name))}
+        "baselines", "testing")
+PUBLIC = {name for module in (pa, testing) for name in module.__all__
+          if inspect.isfunction(getattr(module, name))}  # posattn.testing: imported on its own
 DOOR = {name for name, f in vars(_checks).items() if inspect.isfunction(f)}
 # not checks: a kernel may read a constant out of autograd's box (raw), and a message helper
 # write what came, bounded (shown)

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import posattn as pa
+from posattn.testing import assert_equivariant
 
 SCHEMES = list(pa.SCHEMES)
 
@@ -21,11 +22,18 @@ def sequences(draw, min_n=2, max_n=10):
     return rng.standard_normal((n, d)), weights
 
 
+def _orders(n):
+    """Every order of up to 5 tokens, else every rotation."""
+    return list(pa.all_permutations(n)) if n <= 5 else [np.roll(np.arange(n), s)
+                                                        for s in range(1, n)]
+
+
+def _with(weights, scheme):
+    return lambda X: pa.attention_with_positions(X, *weights, scheme=scheme)
+
+
 def _largest_error(X, weights, scheme):
-    f = lambda X: pa.attention_with_positions(X, *weights, scheme=scheme)  # noqa: E731
-    n = X.shape[0]
-    perms = pa.all_permutations(n) if n <= 5 else (np.roll(np.arange(n), s) for s in range(1, n))
-    return max(pa.equivariance_error(f, X, perm) for perm in perms)
+    return max(pa.equivariance_error(_with(weights, scheme), X, p) for p in _orders(len(X)))
 
 
 # ---- the registry ------------------------------------------------------------------
@@ -92,23 +100,24 @@ def test_every_position_scheme_breaks_permutation_equivariance(inputs, scheme):
     X, weights = inputs
     if scheme == "alibi_symmetric" and X.shape[0] == 2:
         X = np.vstack([X, X[:1] + 1.0])  # with n = 2, |i − j| cannot tell a swap (a mirror) apart
-    assert _largest_error(X, weights, scheme) > 1e-6
+    with pytest.raises(AssertionError, match="f must be permutation-equivariant"):
+        assert_equivariant(_with(weights, scheme), X, _orders(len(X)), atol=1e-6)  # not rounding
 
 
 @given(sequences(max_n=6))
 def test_no_scheme_means_equivariance_up_to_rounding(inputs):
     X, weights = inputs
-    assert _largest_error(X, weights, None) < 1e-12
+    assert_equivariant(_with(weights, None), X, _orders(len(X)))
 
 
 @given(sequences(min_n=2, max_n=8))
 def test_symmetric_alibi_cannot_tell_a_sentence_from_its_mirror_image(inputs):
     # |i − j| is unchanged by reversing the order, so reversal stays a symmetry of that variant
     X, weights = inputs
-    mirror = np.arange(X.shape[0])[::-1]
-    for scheme, blind in (("alibi_symmetric", True), ("alibi", False)):
-        f = lambda X: pa.attention_with_positions(X, *weights, scheme=scheme)  # noqa: E731, B023
-        assert (pa.equivariance_error(f, X, mirror) < 1e-12) == blind, scheme
+    mirror = [np.arange(X.shape[0])[::-1]]
+    assert_equivariant(_with(weights, "alibi_symmetric"), X, mirror)
+    with pytest.raises(AssertionError, match="f must be permutation-equivariant"):
+        assert_equivariant(_with(weights, "alibi"), X, mirror)
 
 
 def test_position_errors_on_dog_bites_man_are_large(dog_bites_man):
@@ -315,7 +324,7 @@ def test_relative_bias_with_clip_zero_is_one_number_and_sees_no_order(dog_bites_
     X, weights, _ = dog_bites_man
     assert (pa.relative_bias(4, [0.7], 0) == 0.7).all()
     f = lambda X: pa.attention_with_positions(X, *weights, "relative", table=[0.7])[0]  # noqa: E731
-    assert max(pa.equivariance_error(f, X, p) for p in pa.all_permutations(3)) < 1e-12
+    assert_equivariant(f, X)  # 3 tokens: every one of the 6 orders
 
 
 def test_relative_scheme_adds_its_bias_to_the_scores(dog_bites_man):

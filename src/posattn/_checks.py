@@ -20,7 +20,7 @@ import re
 import reprlib
 import string
 import sys
-from collections.abc import Mapping, Sequence, Sized
+from collections.abc import Iterable, Mapping, Sequence, Sized
 
 import numpy as np
 
@@ -159,7 +159,7 @@ def check_length(name: str, value) -> None:
                          "Use a shorter one.")
 
 
-def bounded_list(name: str, values, most: int, what: str) -> list:
+def bounded_list(name: str, values: Iterable, most: int, what: str) -> list:
     """``values`` as a list of at most ``most`` items: a sized one measured before it is read,
     an iterator read to at most most + 1 items (itertools.repeat never ends)."""
     if isinstance(values, Sized):
@@ -328,7 +328,8 @@ def check_number(name: str, value, above: float = -math.inf, *, nonzero: bool = 
     """A real, finite number > ``above`` (and not 0 if ``nonzero``); an ArrayBox passes as it is."""
     x = raw(value)
     x = x.item() if isinstance(x, np.ndarray) and x.ndim == 0 else x
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+    real = not isinstance(x, (bool, np.bool_)) and isinstance(x, numbers.Real)
+    if not real:  # (numbers.Real declares no comparison with a float: x stays untyped)
         raise TypeError(f"{name} must be a real number; got {type(x).__name__} {shown(x)}.")
     try:
         ok = math.isfinite(x) and x > above and not (nonzero and x == 0)
@@ -510,9 +511,10 @@ def check_scores(S, axis):
                          f"{got}. Give a row of scores, e.g. [2.0, 1.0, 0.0].")
     ndim = values.ndim
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) \
-            or not -ndim <= axis < ndim:
+            or not -ndim <= int(axis) < ndim:
         raise ValueError(f"axis must be an integer from {-ndim} to {ndim - 1} "
                          f"for S of shape {values.shape}; got {shown(axis)}.")
+    axis = operator.index(axis)
     if np.isnan(values).any() or np.isposinf(values).any():
         raise ValueError("S must hold finite scores or -inf (masked); got NaN or +inf. "
                          "Check the scores upstream.")
@@ -523,7 +525,7 @@ def check_scores(S, axis):
             f"S must leave at least one finite score in every softmax row; got the row at {where} "
             "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
             "at least one key.")
-    return (S if is_box(S) else values), operator.index(axis)
+    return (S if is_box(S) else values), axis
 
 
 def check_projections(X, W_Q, W_K, W_V, *, batch: bool = True, loop: int | None = None):

@@ -70,7 +70,7 @@ def _attention_gradient(Q, K, V, A, G):
     return dS @ K * scale, dS.swapaxes(-1, -2) @ Q * scale, A.swapaxes(-1, -2) @ G, dS
 
 
-def _project(X, W_Q, W_K, W_V):
+def _project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Q, K, V = X W_Q, X W_K, X W_V: the same matrices at every position."""
     # (..., n, d) @ (d, d_k) -> (..., n, d_k), twice; (..., n, d) @ (d, d_v) -> (..., n, d_v)
     return X @ W_Q, X @ W_K, X @ W_V

@@ -311,7 +311,7 @@ def _check_scheme(scheme, options: dict) -> Callable | None:
     if unknown:
         raise TypeError(f"options for scheme {scheme!r} must be among ({', '.join(allowed)}); "
                         f"got {', '.join(unknown)}.")
-    return SCHEMES.get(scheme)
+    return SCHEMES.get(scheme)  # type: ignore[arg-type]  # None: no scheme
 
 
 def _check_options(scheme, options: dict, n: int, d: int, d_k: int) -> dict:

@@ -11,6 +11,7 @@ The kernels come first; the public functions check their arguments once, then ca
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -84,7 +85,7 @@ def _init_params(d: int, n_heads: int, d_ff: int, seed: int) -> dict:
     """W ~ N(0, 1/fan_in), b ~ U(±1/√fan_in) (PyTorch's nn.Linear), γ = 1, β = 0."""
     rng = np.random.default_rng(seed)
     fan_in = {"b_1": d, "b_2": d_ff}  # a bias's fan-in: the rows of the weight before it
-    params = {"n_heads": n_heads}
+    params: dict[str, Any] = {"n_heads": n_heads}
     for key, shape in _shapes(d, d_ff).items():  # drawn in KEYS order: the same numbers each time
         if key in fan_in:
             params[key] = rng.uniform(-1.0, 1.0, shape) / math.sqrt(fan_in[key])
