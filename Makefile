@@ -16,13 +16,15 @@
 # Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
 # `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
 # runs offline.
+# PYTHON: the interpreter the environments are made with (3.11 or newer), for example
+# `make lab PYTHON=python3.12`; the default is the first python3 on PATH.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
-	test-lowest mutants
+	test-lowest mutants kernel
 
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
@@ -33,7 +35,8 @@ STAMP  := $(VENV)/.installed
 # than a slide).
 define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
-	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'
+	  "PYTHON must be Python 3.11 or newer; got " + sys.version.split()[0] + " ($(PYTHON)). " \
+	  "Name a newer interpreter, for example: make PYTHON=python3.12 $(MAKECMDGOALS)")'
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
 	$(1)/bin/python tools/lock_install.py requirements-bootstrap.lock $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
@@ -51,6 +54,15 @@ $(STAMP): requirements.lock requirements-bootstrap.lock tools/lock_install.py py
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# A named Jupyter kernel that runs this environment (.venv), for a JupyterLab or JupyterHub
+# started from another Python: it is listed as "The Position Problem" in the launcher and in
+# Kernel > Change Kernel. Installed for this user, in Jupyter's data folder (JUPYTER_DATA_DIR if
+# set); `jupyter kernelspec uninstall position-problem` removes it.
+KERNEL_NAME := position-problem
+kernel: $(STAMP)
+	$(BIN)/python -m ipykernel install --user --name $(KERNEL_NAME) \
+	  --display-name "The Position Problem"
 
 # The launcher's own checks (PORT, and NB for present), run as make reads the recipe: one that
 # fails is said in one line, make's $(error) (a failed recipe would add make's "Error 1" line).
