@@ -74,7 +74,7 @@ OWN = {"_static", "searchindex.js", "objects.inv", ".buildinfo"}
 SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.IGNORECASE)
 SVG_SIZE = re.compile(r"""\s(width|height|viewBox)\s*=\s*["']([0-9.\s,a-z%-]{1,60})["']""",
                       re.IGNORECASE)
-RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
+RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.11 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
 
 
@@ -195,7 +195,7 @@ def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
             f"{glossary_line if glossary else ''}"
             "This book shows each notebook with the outputs it was saved with. Every page offers "
             "its notebook for download; to run them, get the series and type `make lab` "
-            "(Python 3.10 or newer).\n\n"
+            "(Python 3.11 or newer).\n\n"
             f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n")
 
 
