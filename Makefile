@@ -7,6 +7,8 @@
 #   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
+# and for your own JupyterLab or a JupyterHub:
+#   make kernel   a kernel named position-problem that runs .venv (Kernel > Change Kernel)
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
 # and for maintainers:

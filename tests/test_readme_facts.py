@@ -179,3 +179,28 @@ def test_each_measured_time_or_size_in_the_readme_says_when_it_was_measured():
                if MEASURED.search(paragraph) and not paragraph.lstrip().startswith("```")
                and not DATED.search(paragraph)]
     assert undated == []
+
+
+def test_the_readmes_other_bounds_are_the_codes():
+    readme = flat("README.md")
+    kernels = re.search(r"^PAGE_KERNELS = (\d+)", read("tools/voila_app.py"), re.M)[1]
+    assert f"and at most {kernels} run at once" in readme
+    pin = re.search(r"^jupyterlab_widgets>=[\d.]+,<([\d.]+)$", read("requirements-rise.txt"),
+                    re.M)[1]
+    assert f"keeps `jupyterlab_widgets` below {pin}" in readme
+    viewport = re.findall(r'viewport=\{"width": (\d+), "height": (\d+)\}',
+                          read("tests/browser/test_slides.py"))
+    assert viewport and {"×".join(size) for size in viewport} == {"1280×720"}
+    assert "checked to fit 1280×720" in readme
+
+
+def test_the_node_and_npm_the_pinned_slide_assets_ask_for_are_the_readmes():
+    import json
+
+    lock = json.loads(read("tools/slide_assets/package-lock.json"))
+    floors = {tool: max(int(re.search(r"\d+", package["engines"][tool])[0])
+                        for package in lock["packages"].values()
+                        if tool in package.get("engines", {}))
+              for tool in ("node", "npm")}
+    assert (f"the pinned packages ask for Node.js {floors['node']} and npm {floors['npm']} "
+            "or newer") in flat("README.md")
