@@ -79,6 +79,20 @@ def test_the_hostile_calls_the_door_is_tried_with_are_counted():
     assert (gigabytes * 2**30, seconds) == (door_probes.MEMORY, door_probes.SECONDS)
 
 
+def test_the_doors_limits_are_its_constants():
+    from posattn import _checks
+    from posattn.experiments import checks
+
+    found = re.search(r"integers past 2\*\*(\d+), and any array past 2·10\^(\d+) entries \((\d+) "
+                      r"MB\), .*? \(more than (\d+) seeds, (\d+) for a probe\)",
+                      flat("CONTRIBUTING.md"))
+    assert found, "CONTRIBUTING.md states no limits of the door"
+    power, entries, megabytes, seeds, probe_seeds = map(int, found.groups())
+    assert (2**power, 2 * 10**entries) == (_checks.MAX_INT, _checks.MAX_ENTRIES)
+    assert megabytes * 10**6 == 8 * _checks.MAX_ENTRIES  # float64
+    assert (seeds, probe_seeds) == (checks.MAX_SEEDS, checks.MAX_PROBE_SEEDS)
+
+
 def test_the_mutants_the_documents_count_are_the_mutants():
     text = flat("CONTRIBUTING.md")
     found = re.search(r"(\d+) single-line mutants of the package .*? All (\d+) are caught", text)
