@@ -65,6 +65,7 @@ KERNEL_NAME := position-problem
 kernel: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name $(KERNEL_NAME) \
 	  --display-name "The Position Problem"
+	@echo "In JupyterLab: open a notebook, then Kernel > Change Kernel > The Position Problem."
 
 # The launcher's own checks (PORT, and NB for present), run as make reads the recipe: one that
 # fails is said in one line, make's $(error) (a failed recipe would add make's "Error 1" line).

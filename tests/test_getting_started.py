@@ -53,6 +53,7 @@ def test_make_kernel_installs_a_named_kernel_that_runs_the_series(jupyter_data):
     assert run.returncode == 0, run.stderr
     spec_file = jupyter_data / "kernels" / "position-problem" / "kernel.json"
     assert f"Installed kernelspec position-problem in {spec_file.parent}" in run.stdout + run.stderr
+    assert "Kernel > Change Kernel > The Position Problem" in run.stdout  # what to do with it
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import start_new_kernel
 
