@@ -218,3 +218,13 @@ def test_the_node_and_npm_the_pinned_slide_assets_ask_for_are_the_readmes():
               for tool in ("node", "npm")}
     assert (f"the pinned packages ask for Node.js {floors['node']} and npm {floors['npm']} "
             "or newer") in flat("README.md")
+
+
+def test_the_reading_budgets_the_readme_states_are_the_ones_tested():
+    source = read("tests/test_notebook_conventions.py")
+    tested = (re.search(r"if m > (\d+)\}", source)[1],
+              re.search(r"\[:explorer \+ 1\]\)\) <= (\d+)", source)[1],
+              re.search(r"sum\(minutes\.values\(\)\) <= (\d+)", source)[1])
+    found = re.search(r"at most (\d+) per notebook, (\d+) up to the explorer, (\d+) in all",
+                      flat("README.md"))
+    assert found and found.groups() == tested
