@@ -223,7 +223,7 @@ def test_the_node_and_npm_the_pinned_slide_assets_ask_for_are_the_readmes():
 def test_the_reading_budgets_the_readme_states_are_the_ones_tested():
     source = read("tests/test_notebook_conventions.py")
     tested = (re.search(r"if m > (\d+)\}", source)[1],
-              re.search(r"\[:explorer \+ 1\]\)\) <= (\d+)", source)[1],
+              re.search(r"\[:explorer \+ 1\]\) <= (\d+)", source)[1],
               re.search(r"sum\(minutes\.values\(\)\) <= (\d+)", source)[1])
     found = re.search(r"at most (\d+) per notebook, (\d+) up to the explorer, (\d+) in all",
                       flat("README.md"))
