@@ -36,6 +36,9 @@ STAMP  := $(VENV)/.installed
 # RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
 # than a slide).
 define make_venv
+	@command -v $(PYTHON) >/dev/null || { echo "PYTHON must name a Python 3.11 or newer; got \
+	  $(PYTHON), which is not a command here. Name one, for example: make PYTHON=python3.12 \
+	  $(MAKECMDGOALS)" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
 	  "PYTHON must be Python 3.11 or newer; got " + sys.version.split()[0] + " ($(PYTHON)). " \
 	  "Name a newer interpreter, for example: make PYTHON=python3.12 $(MAKECMDGOALS)")'

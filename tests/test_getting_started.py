@@ -35,6 +35,18 @@ def test_an_old_python_is_refused_in_one_line_that_names_PYTHON(tmp_path):
     assert not venv.exists(), "an environment was made with the refused Python"
 
 
+def test_a_python_that_is_not_there_is_refused_in_one_line_that_names_PYTHON(tmp_path):
+    missing = tmp_path / "python3.99"
+    run = subprocess.run(["make", "--no-print-directory", "setup", f"PYTHON={missing}",
+                          f"VENV={tmp_path / 'venv'}"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode != 0
+    assert [line for line in run.stderr.splitlines() if line.startswith("PYTHON")] == [
+        f"PYTHON must name a Python 3.11 or newer; got {missing}, which is not a command here. "
+        "Name one, for example: make PYTHON=python3.12 setup"], run.stderr
+    assert not (tmp_path / "venv").exists()
+
+
 @pytest.fixture
 def jupyter_data(tmp_path, monkeypatch):
     """Jupyter's folders in tmp_path: the kernel goes there, never into the user's home."""
