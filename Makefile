@@ -7,6 +7,8 @@
 #   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
+# and for your own JupyterLab or a JupyterHub:
+#   make kernel   a kernel named position-problem that runs .venv (Kernel > Change Kernel)
 # and for authors:
 #   make notebooks  re-run every notebook in place (restart and run all, then save)
 # and for maintainers:
@@ -16,13 +18,15 @@
 # Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
 # `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
 # runs offline.
+# PYTHON: the interpreter the environments are made with (3.11 or newer), for example
+# `make lab PYTHON=python3.12`; the default is the first python3 on PATH.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
-	test-lowest mutants
+	test-lowest mutants kernel
 
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
@@ -32,8 +36,12 @@ STAMP  := $(VENV)/.installed
 # RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
 # than a slide).
 define make_venv
+	@command -v $(PYTHON) >/dev/null || { echo "PYTHON must name a Python 3.11 or newer; got \
+	  $(PYTHON), which is not a command here. Name one, for example: make PYTHON=python3.12 \
+	  $(MAKECMDGOALS)" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
-	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'
+	  "PYTHON must be Python 3.11 or newer; got " + sys.version.split()[0] + " ($(PYTHON)). " \
+	  "Name a newer interpreter, for example: make PYTHON=python3.12 $(MAKECMDGOALS)")'
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
 	$(1)/bin/python tools/lock_install.py requirements-bootstrap.lock $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
@@ -51,6 +59,16 @@ $(STAMP): requirements.lock requirements-bootstrap.lock tools/lock_install.py py
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# A named Jupyter kernel that runs this environment (.venv), for a JupyterLab or JupyterHub
+# started from another Python: it is listed as "The Position Problem" in the launcher and in
+# Kernel > Change Kernel. Installed for this user, in Jupyter's data folder (JUPYTER_DATA_DIR if
+# set); `jupyter kernelspec uninstall position-problem` removes it.
+KERNEL_NAME := position-problem
+kernel: $(STAMP)
+	$(BIN)/python -m ipykernel install --user --name $(KERNEL_NAME) \
+	  --display-name "The Position Problem"
+	@echo "In JupyterLab: open a notebook, then Kernel > Change Kernel > The Position Problem."
 
 # The launcher's own checks (PORT, and NB for present), run as make reads the recipe: one that
 # fails is said in one line, make's $(error) (a failed recipe would add make's "Error 1" line).

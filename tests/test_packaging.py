@@ -3,8 +3,9 @@ virtual environment, from which `import posattn` works outside the repository: o
 
 The set-up (`make setup`) pins this environment's setuptools to that floor; the wheel is built
 with it (--no-build-isolation, --no-index) and installed without an index. The clean
-environment takes numpy, posattn's one dependency, from this environment (a .pth file listed
-after its own site-packages), so nothing is downloaded.
+environment takes numpy, posattn's one dependency, from this environment (a .pth file naming a
+folder that holds this environment's numpy and nothing else), so nothing is downloaded, and it
+is what `pip install .` makes: the math, and the explorer saying which extra it needs.
 """
 
 import re
@@ -21,6 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECK = """import importlib.metadata as m, posattn
 print(posattn.__file__)
 print(m.metadata("posattn")["License-Expression"], *m.metadata("posattn").get_all("License-File"))
+print(*m.metadata("posattn").get_all("Provides-Extra"))
+print(posattn.self_attention(posattn.embed(["dog"]), *posattn.default_projections())[1])
+try:
+    from posattn.explorer import ShuffleExplorer
+except ModuleNotFoundError as missing:
+    print(missing)
 """
 OFFLINE = ["--no-index", "--disable-pip-version-check", "--quiet"]
 
@@ -54,13 +61,20 @@ def test_the_package_builds_installs_and_imports_offline(tmp_path):
                    check=True, timeout=600)
     purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path("
                               "'purelib'))"], capture_output=True, text=True, check=True)
-    (Path(purelib.stdout.strip()) / "numpy-from-the-series.pth").write_text(
-        sysconfig.get_path("purelib") + "\n")
+    only_numpy = tmp_path / "only-numpy"  # this environment's numpy, and nothing else of it
+    only_numpy.mkdir()
+    for part in Path(sysconfig.get_path("purelib")).glob("numpy*"):
+        (only_numpy / part.name).symlink_to(part)
+    (Path(purelib.stdout.strip()) / "numpy-from-the-series.pth").write_text(f"{only_numpy}\n")
     env = {"PATH": "/usr/bin:/bin"}  # no PYTHONPATH: only the clean environment and numpy
     shown = subprocess.run([python, "-c", CHECK], cwd=tmp_path, capture_output=True, text=True,
                            check=True, env=env).stdout.split("\n")
     assert shown[0].startswith(str(tmp_path / "venv"))  # the installed copy, not src/
     assert shown[1] == "MIT LICENSE"
+    assert shown[2] == "plot widgets notebooks"
+    assert shown[3] == "[[1.]]"  # the math, with numpy alone
+    assert shown[4].startswith("posattn.explorer needs the 'widgets' extra"), shown[4]
+    assert "pip install '.[widgets]'" in shown[4]
 
 
 def test_the_bootstrap_lock_pins_the_oldest_allowed_setuptools_with_a_hash():

@@ -37,7 +37,7 @@ from .transformer import (
     multi_head_attention,
 )
 
-__version__ = "0.1.0"
+__version__ = "5.0.0"  # the fifth edition (pyproject.toml, CHANGELOG.md)
 
 __all__ = [
     "SCHEMES", "alibi_bias", "all_permutations", "attention_loop", "attention_with_positions",

@@ -12,13 +12,19 @@ then draws with the private functions, which check nothing.
 import itertools
 from collections.abc import Iterable, Mapping, Sized
 
-import matplotlib as mpl
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.cbook import is_math_text
-from matplotlib.colors import Colormap, is_color_like
-from matplotlib.ticker import PercentFormatter
+
+from ._extras import needs_extra
+
+try:
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+    from matplotlib.cbook import is_math_text
+    from matplotlib.colors import Colormap, is_color_like
+    from matplotlib.ticker import PercentFormatter
+except ModuleNotFoundError as missing:  # `pip install .` brings numpy only
+    raise needs_extra("plot", "posattn.plotting", missing) from None
 
 from ._checks import (
     as_matrix,

@@ -7,13 +7,19 @@ and Y | Y'; CSS classes ``pp-<name>`` are the browser tests' handles.
 from base64 import b64encode
 from html import escape
 
-import IPython
-import ipywidgets as widgets
 import numpy as np
 
 from .._checks import check_int, check_perm
+from .._extras import needs_extra
 from . import model
-from .figure import TITLES, ExplorerFigure, fonts_for
+
+try:
+    import IPython
+    import ipywidgets as widgets
+
+    from .figure import TITLES, ExplorerFigure, fonts_for
+except ModuleNotFoundError as missing:  # `pip install .` brings numpy only
+    raise needs_extra("widgets", "posattn.explorer", missing) from None
 
 
 def css(name: str) -> dict:
