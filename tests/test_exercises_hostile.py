@@ -132,12 +132,15 @@ def test_an_answer_that_changes_its_input_in_place_is_told_so(name, check, answe
 
 
 def _module_arrays(module) -> list[np.ndarray]:
-    found = []
-    for value in vars(module).values():
-        inner = value.values() if isinstance(value, dict) else \
+    """Every array of a checker module, inside its mappings and tuples too."""
+    from collections.abc import Mapping
+
+    def inside(value):
+        inner = value.values() if isinstance(value, Mapping) else \
             value if isinstance(value, (list, tuple)) else ()
-        found += [v for v in (value, *inner) if isinstance(v, np.ndarray)]
-    return found
+        return [value] if isinstance(value, np.ndarray) else [a for v in inner for a in inside(v)]
+
+    return [a for value in vars(module).values() for a in inside(value)]
 
 
 @pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)

@@ -156,14 +156,40 @@ def _undone(Y_p, Y, perm):  # P⁻¹ Y(PX) against Y(X): the same break, undone 
     return float(np.max(np.abs(Y_p[np.argsort(perm)] - Y)))
 
 
+def _none_written_out(perm, mask=None, bias=None):  # an all-True mask and a zero bias for None
+    mask = np.ones((4, 4), dtype=bool) if mask is None else mask
+    bias = np.zeros((4, 4)) if bias is None else bias
+    return _break()(perm, mask, bias)
+
+
+def _with_a_look_of_its_own(perm, mask=None, bias=None):  # one more call, of its own, unmasked
+    SOL.self_attention(X4[::-1], *W4)
+    return SOL.symmetry_break(perm, mask, bias)
+
+
+def _under_another_name(perm, mask=None, bias=None):
+    attend = SOL.self_attention
+    Y, Y_p = (attend(X, *W4, mask=mask, bias=bias)[0] for X in (X4, X4[perm]))
+    return np.abs(Y_p - Y[perm]).max()
+
+
+def _options_attention(X, W_Q, W_K, W_V, **options):  # None means none, as 03 now asks
+    return SOL.self_attention(X, W_Q, W_K, W_V, options.get("mask"), options.get("bias"))
+
+
 @pytest.mark.parametrize(("attention", "symmetry_break"), [
+    (SOL.self_attention, _none_written_out),
+    (SOL.self_attention, _with_a_look_of_its_own),
+    (SOL.self_attention, _under_another_name),
+    (_options_attention, _break(_options_attention)),
     (SOL.self_attention, SOL.symmetry_break),
     (SOL.self_attention, _break()),
     (SOL.self_attention, _break(compare=_undone)),
     (_loop_attention, _break(_loop_attention)),
     (SOL.self_attention, _with_weights_too),
     (SOL.self_attention, _by_matrix),
-], ids=["solution", "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A", "P as a matrix"])
+], ids=["None written out", "a look of its own", "another name", "**options", "solution",
+        "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A", "P as a matrix"])
 def test_own_symmetry_breaks_are_right_in_any_form(attention, symmetry_break):
     feedback = nb08.check_symmetry_break(attention, symmetry_break)
     assert feedback.ok, feedback.message
@@ -231,6 +257,10 @@ SLIPS_OF_08_4 = [  # (id, symmetry_break, words the hint must hold)
     ("measures pa.self_attention",
      _inputs_break(lambda *a: np.abs(_dev(*a)).max(), f=pa.self_attention),
      ["never calls the self_attention"]),
+    ("measures Y(PX) with pa.self_attention", lambda perm, mask=None, bias=None: np.abs(
+        pa.self_attention(X4[perm], *W4, mask=mask, bias=bias)[0]
+        - SOL.self_attention(X4, *W4, mask=mask, bias=bias)[0][perm]).max(),
+     ["never gives your self_attention X[perm]"]),
     ("no abs", _inputs_break(lambda *a: _dev(*a).max()), ["either way"]),
     ("no abs, other sign", _inputs_break(lambda *a: (-_dev(*a)).max()), ["either way"]),
     ("mean", _inputs_break(lambda *a: np.abs(_dev(*a)).mean()), ["averaged"]),
@@ -314,7 +344,8 @@ def test_a_bias_with_a_branch_that_returns_nothing_is_told_so():
 def test_the_checkers_tables_cannot_be_changed_from_a_notebook():
     """Replacing an entry of CASES changed later verdicts: the dicts were writable."""
     import copy
-    kept = {name: copy.copy(vars(nb08)[name]) for name in ("CASES", "ORDERS")}
+    kept = {name: copy.deepcopy(value) if isinstance(value, dict) else value
+            for name, value in vars(nb08).items() if name in ("CASES", "ORDERS")}
     try:
         with pytest.raises(TypeError):
             nb08.CASES["causal mask"] = {}
