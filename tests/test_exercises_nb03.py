@@ -502,6 +502,14 @@ def _n_written_as_3(X, W_Q, W_K, W_V, mask=None, bias=None):
     return A @ (X @ W_V), A
 
 
+def _loop_over_three(X, W_Q, W_K, W_V, mask=None, bias=None):
+    A = np.zeros((len(X), len(X)))
+    S = _m(RIGHT(X @ W_Q, X @ W_K) + _b(bias), mask)
+    for i in range(3):  # the notebook's sentence has 3 words
+        A[i] = _softmax(S[i])
+    return A @ (X @ W_V), A
+
+
 def _zero_times_inf(X, W_Q, W_K, W_V, mask=None, bias=None):
     S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
     if mask is not None:
@@ -527,10 +535,12 @@ def _no_return_when_masked(X, W_Q, W_K, W_V, mask=None, bias=None):
 @pytest.mark.parametrize(("f", "says", "not_said"), [
     (_if_mask, ["if mask", "truth value", "Use a.any() or a.all()"], ["notebook's X"]),
     (_n_written_as_3, ["n = 3", "n=5"], ["notebook's X"]),
+    (_loop_over_three, ["n = 3", "range(3)"], ["normalise each row"]),
     (_zero_times_inf, ["0·(−∞)"], ["no key left"]),
     (_plus_inf, ["+∞"], ["no key left"]),
     (_no_return_when_masked, ["returned None", "branch"], ["replace the ..."]),
-], ids=["if mask:", "n hard-coded", "0·(−∞)", "+np.inf mask", "a branch without return"])
+], ids=["if mask:", "n hard-coded", "a loop over range(3)", "0·(−∞)", "+np.inf mask",
+        "a branch without return"])
 def test_each_self_attention_slip_is_named_as_what_it_is(f, says, not_said):
     feedback = nb03.check_self_attention(f)
     assert not feedback.ok, feedback.message
