@@ -172,8 +172,9 @@ def _recorded(code, run):
         if event == "call" and frame.f_code is code:
             local = frame.f_locals
             keywords = local.get(spread, {}) if spread else {}
-            calls.append({"X": local.get(names[0]), **{k: local[k] if k in names else
-                                                       keywords.get(k) for k in ("mask", "bias")}})
+            calls.append({"X": local.get(names[0]), "W": [local.get(n) for n in names[1:4]],
+                          **{k: local[k] if k in names else keywords.get(k)
+                             for k in ("mask", "bias")}})
 
     previous = sys.getprofile()
     sys.setprofile(hook)
@@ -196,31 +197,43 @@ def _is(got, expected, key: str = "X") -> bool:
         return False
 
 
-def _unmeasured(calls, X, perm, case: str, where: str) -> str | None:
-    """The hint when symmetry_break does not measure the learner's function on X and X[perm]."""
+def _unmeasured(calls, X, W, perm, extra, case: str, where: str) -> str | None:
+    """The hint when symmetry_break does not measure the learner's function on X and on X[perm],
+    each with the cell's W and the mask and the bias it was given; None when it does."""
     if not calls:
         return ("symmetry_break never calls the self_attention you gave the checker: it measures "
                 "another attention (pa.self_attention?). Measure your own function, the one "
                 "pasted in this cell.")
-    if not any(_is(c["X"], X) for c in calls):
+    at_X, at_PX = ([c for c in calls if _is(c["X"], Z)] for Z in (X, X[list(perm)]))
+    if not at_X:
         return (f"{where}, symmetry_break gives your self_attention another X, not the cell's X "
                 f"({SENTENCE!r}): measure on that X, and on X[perm].")
-    if not any(_is(c["X"], X[list(perm)]) for c in calls):
+    if not at_PX:
         if any(_is(c["X"], X[list(other)]) for c in calls for other in ORDERS.values()):
             return (f"symmetry_break({list(perm)}) with {case} measured another order: read X "
                     "in the order perm it is given.")
         return (f"{where}, symmetry_break never gives your self_attention X[perm], X read in the "
                 "order perm it is given.")
-    return None
+    if not all(any(all(_is(a, b) for a, b in zip(c["W"], W, strict=True)) for c in cs)
+               for cs in (at_X, at_PX)):
+        return (f"{where}, symmetry_break gives your self_attention other projections than the "
+                "cell's W: use W, as the checker does, for both calls.")
+    if all(any(all(_is(c[k], extra.get(k), k) for k in ("mask", "bias")) for c in cs)
+           for cs in (at_X, at_PX)):
+        return None
+    return _passed_otherwise(at_X + at_PX, perm, extra, where)
 
 
 def _passed_otherwise(calls, perm, extra, where: str) -> str | None:
     """The hint when symmetry_break does not pass the mask and the bias on as it got them."""
-    for key in ("mask", "bias"):
+    for key, other in (("mask", "bias"), ("bias", "mask")):
         given = extra.get(key)
         for c in calls:
             if _is(c[key], given, key):
                 continue
+            if given is not None and c[other] is not None and _is(c[other], given, other):
+                return (f"{where}, symmetry_break passes the {key} as the {other}: pass each on "
+                        "under its own name.")
             if given is None:
                 return (f"{where}, symmetry_break passes a {key} though none was given: pass on "
                         f"the {key} it gets.")
@@ -257,12 +270,10 @@ def check_symmetry_break(self_attention, symmetry_break):
             got, calls = _recorded(code, measure) if code is not None else (measure(), None)
             got = float(as_array(got, f"symmetry_break({list(perm)}) with {case}", ()))
             own, where = breaks[order], f"with X {order} ({list(perm)}) and {case}"
-            unmeasured = None if calls is None else _unmeasured(calls, X, perm, case, where)
-            if unmeasured is None and (_same(got, own["y"]) or _same(got, own["with A"])):
+            wrong = None if calls is None else _unmeasured(calls, X, W, perm, extra, case, where)
+            if wrong is None and (_same(got, own["y"]) or _same(got, own["with A"])):
                 measured[order, case] = own["y"]
                 continue
-            wrong = unmeasured or (None if calls is None else
-                                   _passed_otherwise(calls, perm, extra, where))
             _not_the_break(got, own, breaks, wrong, order, list(perm), case, where)
     lines = "; ".join(f"{order}, {case}: {_shown(measured[order, case])}"
                       for order in ORDERS for case in CASES)
@@ -272,13 +283,14 @@ def check_symmetry_break(self_attention, symmetry_break):
 
 
 def _not_the_break(got, own, breaks, wrong, order, perm, case, where):
-    """Raise NotYet naming why ``got`` is not the learner's break ``own``."""
+    """Raise NotYet naming why ``got`` is not the learner's break ``own``: ``wrong`` names what
+    symmetry_break gave the learner's function, when the checker could see it."""
+    if wrong is not None:
+        raise NotYet(wrong)
     others = [o for o in ORDERS if o != order and not _same(breaks[o]["y"], own["y"])]
     if any(_same(got, breaks[o]["y"]) for o in others):
         raise NotYet(f"symmetry_break({perm}) with {case} measured another order: read X "
                      "in the order perm it is given.")
-    if wrong is not None:
-        raise NotYet(wrong)
     if _same(got, own["unmoved"]):
         raise NotYet(f"{where}, you compared Y(PX) with Y(X); equivariance compares it with "
                      "P Y(X), the rows of Y(X) reordered the same way.")
