@@ -487,6 +487,11 @@ def test_a_helper_of_ones_own_named_softmax_in_ones_own_module_is_no_borrowing(t
     assert nb03.check_stable_softmax(lambda s: softmax(np.asarray(s, dtype=float))).ok
 
 
+def _global_K(X, W_Q, W_K, W_V, mask=None, bias=None):  # the keys of the notebook's X
+    A = _softmax(_m((X @ W_Q) @ (NOTEBOOK_X @ W_K).T / np.sqrt(W_K.shape[1]) + _b(bias), mask))
+    return A @ (X @ W_V), A
+
+
 def _if_mask(X, W_Q, W_K, W_V, mask=None, bias=None):
     S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
     if mask:  # the truth value of a whole array
@@ -507,6 +512,14 @@ def _loop_over_three(X, W_Q, W_K, W_V, mask=None, bias=None):
     S = _m(RIGHT(X @ W_Q, X @ W_K) + _b(bias), mask)
     for i in range(3):  # the notebook's sentence has 3 words
         A[i] = _softmax(S[i])
+    return A @ (X @ W_V), A
+
+
+def _causal_whatever_the_mask(X, W_Q, W_K, W_V, mask=None, bias=None):  # it was Right
+    S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
+    if mask is not None:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    A = _softmax(S)
     return A @ (X @ W_V), A
 
 
@@ -536,10 +549,13 @@ def _no_return_when_masked(X, W_Q, W_K, W_V, mask=None, bias=None):
     (_if_mask, ["if mask", "truth value", "Use a.any() or a.all()"], ["notebook's X"]),
     (_n_written_as_3, ["n = 3", "n=5"], ["notebook's X"]),
     (_loop_over_three, ["n = 3", "range(3)"], ["normalise each row"]),
+    (_causal_whatever_the_mask, ["causal whatever mask it is given"], []),
+    (_global_K, ["not on another X of the same shape"], ["n = 3 written"]),
     (_zero_times_inf, ["0·(−∞)"], ["no key left"]),
     (_plus_inf, ["+∞"], ["no key left"]),
     (_no_return_when_masked, ["returned None", "branch"], ["replace the ..."]),
-], ids=["if mask:", "n hard-coded", "a loop over range(3)", "0·(−∞)", "+np.inf mask",
+], ids=["if mask:", "n hard-coded", "a loop over range(3)", "causal whatever the mask",
+        "the notebook's X for K", "0·(−∞)", "+np.inf mask",
         "a branch without return"])
 def test_each_self_attention_slip_is_named_as_what_it_is(f, says, not_said):
     feedback = nb03.check_self_attention(f)

@@ -288,6 +288,10 @@ def _mistaken_extra(A, S, mask, bias, d_k):
             (softmax(_masked(S + B, mask.T)), "your mask is transposed: row i of the mask says "
              "which keys query i may attend to."),
         ]
+        causal = np.tril(np.ones(S.shape, dtype=bool))  # (n, n)
+        if not np.array_equal(mask, causal):
+            mistakes.append((softmax(_masked(S + B, causal)), "your A is causal whatever mask "
+                             "it is given: the mask argument says which keys each query sees."))
     hint = next((hint for wrong, hint in mistakes if _near(A, wrong)), None)
     if hint is None and mask is not None:
         some = (~mask).any(axis=1)  # the rows an inverted mask leaves a key
@@ -328,8 +332,10 @@ def _why_not_finite(A, S, mask, bias) -> str:
 
 
 def _with(mask, bias) -> str:
-    return " and ".join(what for what, given in (("a causal mask", mask is not None),
-                                                 ("a bias", bias is not None)) if given)
+    causal = mask is not None and np.array_equal(mask, np.tril(np.ones(mask.shape, dtype=bool)))
+    return " and ".join(what for what, given in (
+        ("a causal mask" if causal else "a mask (each query sees its neighbours)",
+         mask is not None), ("a bias", bias is not None)) if given)
 
 
 ARGUMENTS = ("X", "W_Q", "W_K", "W_V")
@@ -352,23 +358,29 @@ def _ignored(f, X, W) -> str | None:
     return None
 
 
-def _runs(f, X, W) -> bool:
+def _right_on(f, X, W) -> bool | None:
+    """Whether f's (Y, A) on (X, *W) is attention's; None when f raises there."""
     try:
-        f(X, *W)
+        Y, A = (np.asarray(M, dtype=float) for M in f(X, *W))
     except Exception:  # noqa: BLE001 - an answer may fail in any way
-        return False
-    return True
+        return None
+    Y_ok, A_ok = self_attention(X, *W)
+    return Y.shape == Y_ok.shape and A.shape == A_ok.shape and _near(A, A_ok) and _near(Y, Y_ok)
 
 
 def _sizes(f, shape: str, hint: NotYet) -> str:
-    """A hint for f, right on the notebook's own sizes, that raised on the input ``shape``."""
+    """A hint for f, right on the notebook's own input, that raised on the input ``shape``."""
     X, W = embed(tokenize("dog bites man")), default_projections()  # the notebook's: n=3, d=8
-    said = f"on {shape}, {_text(hint)}"
+    said, rng = f"on {shape}, {_text(hint)}", np.random.default_rng(5)
     if (name := _ignored(f, X, W)) is not None:
         return (f"{said} Your function gives the same result whatever {name} it is given: does "
                 "it use the notebook's X or W_Q, W_K, W_V instead of its own arguments (or a Q, K "
                 "or V made from them)?")
-    if not _runs(f, np.random.default_rng(5).standard_normal((5, 8)), W):
+    if not _right_on(f, rng.standard_normal((3, 8)), W):
+        return (f"{said} It is right on the notebook's X, but not on another X of the same shape: "
+                "does it use the notebook's X (or a Q, K or V made from it) instead of its own "
+                "argument X?")
+    if _right_on(f, rng.standard_normal((5, 8)), W) is None:
         return (f"{said} It works for n = 3 tokens, but not for n = 5 with the same d = 8, "
                 "d_k = 4, d_v = 4: is n = 3 written into your function? Read n from X.")
     return (f"{said} It works for d = 8, d_k = 4, d_v = 4: is one of those sizes written into "
@@ -414,7 +426,8 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=_UNSET, bias=
             got = np.shape(out)
         except ValueError:  # a ragged list
             got = "a ragged list"
-        what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}")
+        what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}") \
+            if isinstance(out, (np.ndarray, list, tuple)) else f"a {type(out).__name__}"
         raise NotYet(f"self_attention should return the pair (Y, A), as pa.self_attention does; "
                      f"on {shape} it returned {what}.")
     S = (X @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (n, n): the right scaled scores
@@ -511,7 +524,8 @@ def check_self_attention(self_attention_fn):
     (X, W), n = inputs[1], SHAPES[1][0]
     causal = np.tril(np.ones((n, n), dtype=bool))  # (n, n): query i sees keys j ≤ i
     bias = np.random.default_rng(5).normal(size=(n, n))  # (n, n): a bias per query and key
-    for mask, B in ((causal, None), (None, bias), (causal, bias)):
+    window = np.abs(np.subtract.outer(range(n), range(n))) <= 1  # (n, n): keys j next to i
+    for mask, B in ((causal, None), (None, bias), (causal, bias), (window, None)):
         _compare(self_attention_fn, X, *W, f"n={n}", mask=mask, bias=B)
     (X, W), n = inputs[-1], SHAPES[-1][0]
     perm = np.random.default_rng(7).permutation(n)  # a shuffle of the last input's n tokens
