@@ -21,6 +21,9 @@ What a check promises, whatever the answer does:
 * Its verdict is the checker's own: the names of numpy (and of Python's builtins) that an answer
   rebinds (``np.allclose = lambda *a, **k: True``) are put back as they were at import while
   the check runs, and after every call of the answer; the notebook gets its own back after.
+* Its tables and names are its own: a checker module's data is frozen all the way down (arrays
+  read-only, dicts read-only mappings, lists tuples) and its names cannot be rebound from a
+  notebook (``nb02.V = …`` raises AttributeError), so no cell changes a later verdict.
 * An answer that forks (``os.fork()``) gets a Not yet; the new process ends at once, is reaped,
   and never runs the rest of the check.
 * It stops an answer after TIME_LIMIT seconds when the answer is Python code running on the
