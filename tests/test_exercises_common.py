@@ -115,3 +115,19 @@ def test_the_call_of_the_issue_names_the_argument_and_what_came():
         "check_prediction takes your answers as its 2 arguments, in this order: "
         "nb09.check_prediction(scheme, prediction); got no argument.")
     assert not nb09.check_prediction(None, ...).ok  # None is an answer for scheme, ... is not
+
+
+def test_every_checker_takes_its_references_from_the_module_that_defines_them():
+    """nb06 imported layer_norm from the package namespace (`from .. import layer_norm`): a
+    notebook's `pa.layer_norm = …` before the first import changed a verdict (issue 40)."""
+    import ast
+    for module in MODULES:
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):  # `from .. import x` or `from posattn import x`
+                namespace = (node.level == 2 and node.module is None) or \
+                    (node.level == 0 and node.module == "posattn")
+                assert not namespace, (module.__name__, ast.unparse(node))
+            if isinstance(node, ast.Import):
+                assert all(a.name != "posattn" for a in node.names), (module.__name__,
+                                                                       ast.unparse(node))

@@ -10,6 +10,7 @@ float32 instead of float64, and an answer that never ends.
 import ast
 import functools
 import importlib
+import inspect
 import json
 import sys
 import time
@@ -131,12 +132,15 @@ def test_an_answer_that_changes_its_input_in_place_is_told_so(name, check, answe
 
 
 def _module_arrays(module) -> list[np.ndarray]:
-    found = []
-    for value in vars(module).values():
-        inner = value.values() if isinstance(value, dict) else \
+    """Every array of a checker module, inside its mappings and tuples too."""
+    from collections.abc import Mapping
+
+    def inside(value):
+        inner = value.values() if isinstance(value, Mapping) else \
             value if isinstance(value, (list, tuple)) else ()
-        found += [v for v in (value, *inner) if isinstance(v, np.ndarray)]
-    return found
+        return [value] if isinstance(value, np.ndarray) else [a for v in inner for a in inside(v)]
+
+    return [a for value in vars(module).values() for a in inside(value)]
 
 
 @pytest.mark.parametrize(("name", "check", "answers"), OFFICIAL, ids=IDS)
@@ -464,3 +468,58 @@ def test_the_kernels_interrupt_stops_an_answer_that_catches_it(monkeypatch):
         presser.join()
     assert _signal_state() == before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert nb02.check_position_weights(_left_neighbour).ok
+
+
+# issue 40: the checkers' tables and names cannot be changed from a notebook
+
+def _checker_modules():
+    import pkgutil
+    return [importlib.import_module(f"posattn.exercises.{m.name}")
+            for m in pkgutil.iter_modules(exercises.__path__) if not m.name.startswith("_")]
+
+
+def _mutable_inside(value, path="") -> list[str]:
+    """Where a list, dict or set sits inside a checker's value (arrays are checked elsewhere)."""
+    from collections.abc import Mapping
+    if isinstance(value, (list, dict, set, bytearray)):
+        return [path or "itself"]
+    inner = value.items() if isinstance(value, Mapping) else \
+        enumerate(value) if isinstance(value, tuple) else ()
+    return [spot for key, item in inner for spot in _mutable_inside(item, f"{path}[{key!r}]")]
+
+
+@pytest.mark.parametrize("module", _checker_modules(), ids=lambda m: m.__name__.rsplit(".")[-1])
+def test_no_table_of_a_checker_can_be_changed_or_rebound(module):
+    """nb01.FUNCTIONS and nb08.CASES were writable dicts, and `nb02.V = …` made 02.1's literal
+    answer Not yet until a restart."""
+    for name, value in list(vars(module).items()):
+        if name.startswith("__") or inspect.ismodule(value):
+            continue
+        assert not _mutable_inside(value), (name, _mutable_inside(value))
+        try:
+            with pytest.raises(AttributeError, match="read-only"):
+                setattr(module, name, None)
+            with pytest.raises(AttributeError, match="read-only"):
+                delattr(module, name)
+        finally:
+            vars(module)[name] = value  # put back, should the module have let it go
+
+
+def test_the_tables_of_the_issue_keep_their_verdicts():
+    from posattn.exercises import nb01, nb02
+    centred = nb01.FUNCTIONS["centred"]
+    try:
+        with pytest.raises(TypeError):
+            nb01.FUNCTIONS["centred"] = nb01.column_max  # "centred" would turn invariant
+    finally:
+        if isinstance(nb01.FUNCTIONS, dict):
+            nb01.FUNCTIONS["centred"] = centred
+    V = nb02.V
+    try:
+        with pytest.raises(AttributeError, match="read-only"):
+            nb02.V = np.zeros((3, 2))
+        assert nb02.check_y1([2.2, 2.9]).ok
+    finally:
+        vars(nb02)["V"] = V
+    import solutions.nb01_solutions as solutions
+    assert nb01.check_symmetries(*(getattr(solutions, n) for n in nb01.FUNCTIONS)).ok

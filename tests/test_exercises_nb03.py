@@ -438,3 +438,167 @@ def test_a_partial_of_ones_own_general_function_with_ones_own_softmax_is_right()
     import functools
     feedback = nb03.check_self_attention(functools.partial(general_attention, scale=None))
     assert feedback.ok, feedback.message
+
+
+# Issue 40: a Right in 03 holds in 08, a helper of one's own is one's own, and every hint names
+# the mistake that was made (each hint is checked for what it must say and for the false claim
+# it made before)
+
+def _defaults_true_and_zero(X, W_Q, W_K, W_V, mask=True, bias=0.0):
+    """Right when mask and bias are left out; mask=None, bias=None (as 08 passes) break it."""
+    Q, K = X @ W_Q, X @ W_K
+    A = _softmax(np.where(mask, Q @ K.T / np.sqrt(K.shape[1]) + bias, -np.inf))
+    return A @ (X @ W_V), A
+
+
+def _keywords_with_get(X, W_Q, W_K, W_V, **options):
+    Q, K = X @ W_Q, X @ W_K
+    S = Q @ K.T / np.sqrt(K.shape[1]) + options.get("bias", 0.0)
+    mask = options.get("mask")
+    A = _softmax(S if mask is None else np.where(mask, S, -np.inf))
+    return A @ (X @ W_V), A
+
+
+@pytest.mark.parametrize("f", [_defaults_true_and_zero, _keywords_with_get],
+                         ids=["mask=True, bias=0.0", "**options with .get('bias', 0.0)"])
+def test_a_function_that_fails_when_mask_and_bias_are_passed_as_none_is_not_yet(f):
+    """Both were Right in 03 ("keep this function: notebook 08 asks for it again") and raised in
+    08, whose symmetry_break passes mask=None, bias=None."""
+    feedback = nb03.check_self_attention(f)
+    assert not feedback.ok, feedback.message
+    assert "mask=None" in feedback.message and "notebook 08" in feedback.message, feedback.message
+
+
+def test_a_helper_of_ones_own_named_softmax_in_ones_own_module_is_no_borrowing(tmp_path,
+                                                                               monkeypatch):
+    """It was refused as "calls softmax from my_helpers", and accepted as normalise_rows."""
+    (tmp_path / "my_helpers.py").write_text(
+        "import numpy as np\n\n\ndef softmax(S):\n    E = np.exp(S - S.max(axis=-1, keepdims=True))"
+        "\n    return E / E.sum(axis=-1, keepdims=True)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from my_helpers import softmax
+
+    def self_attention(X, W_Q, W_K, W_V, mask=None, bias=None):
+        A = softmax(_scores(X @ W_Q, X @ W_K, mask, bias))
+        return A @ (X @ W_V), A
+
+    feedback = nb03.check_self_attention(self_attention)
+    assert feedback.ok, feedback.message
+    assert nb03.check_stable_softmax(lambda s: softmax(np.asarray(s, dtype=float))).ok
+
+
+def _global_K(X, W_Q, W_K, W_V, mask=None, bias=None):  # the keys of the notebook's X
+    A = _softmax(_m((X @ W_Q) @ (NOTEBOOK_X @ W_K).T / np.sqrt(W_K.shape[1]) + _b(bias), mask))
+    return A @ (X @ W_V), A
+
+
+def _if_mask(X, W_Q, W_K, W_V, mask=None, bias=None):
+    S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
+    if mask:  # the truth value of a whole array
+        S = np.where(mask, S, -np.inf)
+    A = _softmax(S)
+    return A @ (X @ W_V), A
+
+
+def _n_written_as_3(X, W_Q, W_K, W_V, mask=None, bias=None):
+    if mask is None:
+        mask = np.ones((3, 3), dtype=bool)  # the notebook's sentence has 3 words
+    A = _softmax(np.where(mask, RIGHT(X @ W_Q, X @ W_K) + _b(bias), -np.inf))
+    return A @ (X @ W_V), A
+
+
+def _loop_over_three(X, W_Q, W_K, W_V, mask=None, bias=None):
+    A = np.zeros((len(X), len(X)))
+    S = _m(RIGHT(X @ W_Q, X @ W_K) + _b(bias), mask)
+    for i in range(3):  # the notebook's sentence has 3 words
+        A[i] = _softmax(S[i])
+    return A @ (X @ W_V), A
+
+
+def _causal_whatever_the_mask(X, W_Q, W_K, W_V, mask=None, bias=None):  # it was Right
+    S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
+    if mask is not None:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    A = _softmax(S)
+    return A @ (X @ W_V), A
+
+
+def _zero_times_inf(X, W_Q, W_K, W_V, mask=None, bias=None):
+    S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
+    if mask is not None:
+        with np.errstate(invalid="ignore"):
+            S = S + (1 - mask) * -np.inf  # 0·(−∞) is NaN where the mask is True
+    A = _softmax(S)
+    return A @ (X @ W_V), A
+
+
+def _plus_inf(X, W_Q, W_K, W_V, mask=None, bias=None):
+    A = _softmax(_m(RIGHT(X @ W_Q, X @ W_K) + _b(bias), mask, np.inf))
+    return A @ (X @ W_V), A
+
+
+def _no_return_when_masked(X, W_Q, W_K, W_V, mask=None, bias=None):
+    S = RIGHT(X @ W_Q, X @ W_K) + _b(bias)
+    if mask is None:
+        A = _softmax(S)
+        return A @ (X @ W_V), A
+    A = _softmax(np.where(mask, S, -np.inf))  # and no return on this branch
+
+
+@pytest.mark.parametrize(("f", "says", "not_said"), [
+    (_if_mask, ["if mask", "truth value", "Use a.any() or a.all()"], ["notebook's X"]),
+    (_n_written_as_3, ["n = 3", "n=5"], ["notebook's X"]),
+    (_loop_over_three, ["n = 3", "range(3)"], ["normalise each row"]),
+    (_causal_whatever_the_mask, ["causal whatever mask it is given"], []),
+    (_global_K, ["not on another X of the same shape"], ["n = 3 written"]),
+    (_zero_times_inf, ["0·(−∞)"], ["no key left"]),
+    (_plus_inf, ["+∞"], ["no key left"]),
+    (_no_return_when_masked, ["returned None", "branch"], ["replace the ..."]),
+], ids=["if mask:", "n hard-coded", "a loop over range(3)", "causal whatever the mask",
+        "the notebook's X for K", "0·(−∞)", "+np.inf mask",
+        "a branch without return"])
+def test_each_self_attention_slip_is_named_as_what_it_is(f, says, not_said):
+    feedback = nb03.check_self_attention(f)
+    assert not feedback.ok, feedback.message
+    for words in says:
+        assert words in feedback.message, feedback.message
+    for words in not_said:
+        assert words not in feedback.message, feedback.message
+
+
+def test_an_error_message_is_never_cut_mid_sentence():
+    """numpy's matmul message was cut at 120 characters, before "(size 8 is different from 6)"."""
+    feedback = nb03.check_self_attention(_global_W)
+    assert not feedback.ok and "instead of its own arguments" in feedback.message
+    raised = nb03.check_self_attention(lambda X, W_Q, W_K, W_V: (X @ np.ones((7, 2)), None))
+    assert "raised ValueError" in raised.message, raised.message
+    assert "(size 7 is different from 8)" in raised.message, raised.message
+
+
+def _global_Q(X, W_Q, W_K, W_V, mask=None, bias=None):  # the notebook's queries
+    Q = NOTEBOOK_X @ NOTEBOOK_W[0]
+    A = _softmax(_m(Q @ (X @ W_K).T / np.sqrt(W_K.shape[1]) + _b(bias), mask))
+    return A @ (X @ W_V), A
+
+
+def test_an_answer_that_ignores_an_argument_is_told_which():
+    feedback = nb03.check_self_attention(_global_Q)
+    assert not feedback.ok and "instead of its own arguments" in feedback.message, \
+        feedback.message
+    assert "whatever W_Q it is given" in feedback.message
+
+
+@pytest.mark.parametrize(("f", "says", "not_said"), [
+    (lambda s: np.exp(s - np.min(s)) / np.exp(s - np.min(s)).sum(), ["smallest"],
+     ["Shift the scores first"]),
+    (lambda s: _softmax(np.asarray(s, float)) if max(s) > 100 else None, ["returned None",
+                                                                          "branch"],
+     ["replace the ..."]),
+], ids=["shift by the minimum", "a branch without return"])
+def test_each_softmax_slip_is_named_as_what_it_is(f, says, not_said):
+    feedback = nb03.check_stable_softmax(f)
+    assert not feedback.ok, feedback.message
+    for words in says:
+        assert words in feedback.message, feedback.message
+    for words in not_said:
+        assert words not in feedback.message, feedback.message

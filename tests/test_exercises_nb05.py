@@ -78,9 +78,47 @@ def test_every_form_of_the_invisible_orders_is_right(f):
     (lambda tokens: _by_words(tokens) + [list(range(len(tokens)))], "returned more than once"),
     (lambda tokens: list(range(len(tokens))), "list of orders"),
     (lambda tokens: [[0, 0, 1, 2, 3]], "each of 0 … 4 once"),
-    (lambda tokens: None, "returns nothing yet"),
+    (lambda tokens: ..., "returns nothing yet"),
+    (lambda tokens: None, "returned None"),
     (lambda tokens: tokens[99], "raised IndexError"),
 ])
 def test_wrong_invisible_orders_get_a_hint(f, hint):
     feedback = nb05.check_invisible_orders(f)
     assert not feedback.ok and hint in feedback.message, feedback
+
+
+# Issue 40: a search that tries every order but compares exactly, and orders in a set
+
+def _attention_summed_another_way(X, W_Q, W_K):
+    """A: as a BLAS may compute it, the last key summed in another order than the others, so that
+    equal words in different rows can differ in the last bit."""
+    Q, K = X @ W_Q, X @ W_K  # (n, d_k) each
+    K[-1] = sum(X[-1, m] * W_K[m] for m in (2, 4, 3, 6, 5, 0, 1, 7))
+    return pa.softmax(Q @ K.T / np.sqrt(K.shape[1]))
+
+
+def _compared_exactly(tokens):  # A(PX) as P A Pᵀ, the way 04.1 taught, compared with ==
+    X, (W_Q, W_K, _) = pa.embed(tokens), pa.default_projections()
+    A = _attention_summed_another_way(X, W_Q, W_K)
+    return [list(p) for p in permutations(range(len(tokens)))
+            if np.array_equal(A[list(p)][:, list(p)], A)]
+
+
+def test_a_search_that_compares_exactly_is_told_to_compare_with_a_tolerance():
+    """"Did you try every order?" was false: every order was tried, and identical rows differed
+    in the last bit ("la la la": 2 of 6)."""
+    assert len(_compared_exactly(["la", "la", "la"])) == 2  # the stand-in shows the symptom
+    feedback = nb05.check_invisible_orders(_compared_exactly)
+    assert not feedback.ok and "tolerance" in feedback.message, feedback.message
+    assert "Did you try every order" not in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("f", [
+    lambda tokens: {tuple(p) for p in _by_words(tokens)},
+    lambda tokens: (p for p in _by_words(tokens)),
+    lambda tokens: iter(_by_words(tokens)),
+], ids=["set", "generator", "iterator"])
+def test_orders_in_a_set_or_a_generator_are_told_what_type_is_expected(f):
+    feedback = nb05.check_invisible_orders(f)
+    assert not feedback.ok and "a list of orders" in feedback.message, feedback.message
+    assert "[[0.5, 1.0]]" not in feedback.message, feedback.message

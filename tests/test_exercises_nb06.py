@@ -112,3 +112,43 @@ def test_a_layer_norm_written_in_place_is_told_so_not_praised_with_a_wrong_error
 
     feedback = nb06.check_layer_norm(in_place)
     assert not feedback.ok and "changes its input X in place" in feedback.message
+
+
+# Issue 40: hints name the mistake that was made; the reference is the checker's own
+
+@pytest.mark.parametrize(("answer", "says"), [
+    (lambda P: np.maximum(P, 0.0).sum(axis=0), ["φ(t·x) = t·φ(x)", "ray"]),  # ReLU
+    (lambda P: np.abs(P).sum(axis=0), ["φ(t·x) = t·φ(x)", "ray"]),  # |p|, coordinate-wise
+    (lambda P: np.linalg.norm(P, axis=1, keepdims=True).sum(axis=0), ["φ(t·x) = t·φ(x)"]),
+], ids=["ReLU", "abs", "norm"])
+def test_a_phi_that_is_linear_along_a_ray_is_told_so_not_that_it_is_linear(answer, says):
+    """"Transform each point by a non-linear φ" was false: ReLU and |p| are non-linear."""
+    feedback = nb06.check_set_vector(answer)
+    assert not feedback.ok, feedback.message
+    for words in says:
+        assert words in feedback.message, feedback.message
+    assert "non-linear φ before pooling" not in feedback.message, feedback.message
+
+
+def test_a_layer_norm_without_keepdims_gets_a_hint_not_numpys_bare_error():
+    feedback = nb06.check_layer_norm(lambda X: (X - X.mean(axis=1)) / X.std(axis=1))
+    assert not feedback.ok and "keepdims" in feedback.message, feedback.message
+    assert "(5, 1)" in feedback.message, feedback.message
+
+
+def test_the_reference_layer_norm_is_the_checkers_own_whatever_pa_layer_norm_is():
+    """`pa.layer_norm = <a wrong LayerNorm>` before the checker module was first imported made that
+    wrong answer Right ("matches pa.layer_norm"): the checker took its reference from posattn."""
+    import subprocess
+    import sys
+    script = (
+        "import numpy as np, posattn as pa\n"
+        "def wrong(X):  # the spread of the whole array, not of each row\n"
+        "    Z = X - X.mean(axis=1, keepdims=True)\n"
+        "    return Z / np.sqrt(Z.var() + 1e-5)\n"
+        "pa.layer_norm = wrong\n"
+        "from posattn.exercises import nb06\n"
+        "print(nb06.check_layer_norm(wrong).ok)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert out.stdout.strip() == "False", out.stdout + out.stderr

@@ -156,14 +156,40 @@ def _undone(Y_p, Y, perm):  # P⁻¹ Y(PX) against Y(X): the same break, undone 
     return float(np.max(np.abs(Y_p[np.argsort(perm)] - Y)))
 
 
+def _none_written_out(perm, mask=None, bias=None):  # an all-True mask and a zero bias for None
+    mask = np.ones((4, 4), dtype=bool) if mask is None else mask
+    bias = np.zeros((4, 4)) if bias is None else bias
+    return _break()(perm, mask, bias)
+
+
+def _with_a_look_of_its_own(perm, mask=None, bias=None):  # one more call, of its own, unmasked
+    SOL.self_attention(X4[::-1], *W4)
+    return SOL.symmetry_break(perm, mask, bias)
+
+
+def _under_another_name(perm, mask=None, bias=None):
+    attend = SOL.self_attention
+    Y, Y_p = (attend(X, *W4, mask=mask, bias=bias)[0] for X in (X4, X4[perm]))
+    return np.abs(Y_p - Y[perm]).max()
+
+
+def _options_attention(X, W_Q, W_K, W_V, **options):  # None means none, as 03 now asks
+    return SOL.self_attention(X, W_Q, W_K, W_V, options.get("mask"), options.get("bias"))
+
+
 @pytest.mark.parametrize(("attention", "symmetry_break"), [
+    (SOL.self_attention, _none_written_out),
+    (SOL.self_attention, _with_a_look_of_its_own),
+    (SOL.self_attention, _under_another_name),
+    (_options_attention, _break(_options_attention)),
     (SOL.self_attention, SOL.symmetry_break),
     (SOL.self_attention, _break()),
     (SOL.self_attention, _break(compare=_undone)),
     (_loop_attention, _break(_loop_attention)),
     (SOL.self_attention, _with_weights_too),
     (SOL.self_attention, _by_matrix),
-], ids=["solution", "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A", "P as a matrix"])
+], ids=["None written out", "a look of its own", "another name", "**options", "solution",
+        "as written", "P⁻¹ Y(PX) vs Y(X)", "float32 lists", "Y and A", "P as a matrix"])
 def test_own_symmetry_breaks_are_right_in_any_form(attention, symmetry_break):
     feedback = nb08.check_symmetry_break(attention, symmetry_break)
     assert feedback.ok, feedback.message
@@ -202,3 +228,146 @@ def test_own_symmetry_breaks_are_right_in_any_form(attention, symmetry_break):
 def test_wrong_own_symmetry_breaks_get_a_hint(attention, symmetry_break, hint):
     feedback = nb08.check_symmetry_break(attention, symmetry_break)
     assert not feedback.ok and hint in feedback.message, feedback.message
+
+
+# Issue 40: the learner's own function is the one measured, and each slip gets its own hint
+# (checked for what it must say and for the false claim it made before: "pass the mask and the
+# bias on to both calls" to a symmetry_break that passed them)
+
+def _inputs_break(compare, f=SOL.self_attention, X=X4, mask_for_PX=lambda mask, perm: mask):
+    """symmetry_break that calls f as given, then compare(Y, A, Y_p, A_p, perm)."""
+    def symmetry_break(perm, mask=None, bias=None):
+        Y, A = (np.asarray(M) for M in f(X, *W4, mask=mask, bias=bias))
+        Y_p, A_p = (np.asarray(M) for M in f(X[perm], *W4, mask=mask_for_PX(mask, perm),
+                                              bias=bias))
+        return compare(Y, A, Y_p, A_p, perm)
+    return symmetry_break
+
+
+def _dev(Y, A, Y_p, A_p, perm):
+    return Y_p - Y[perm]
+
+
+def _reordered(mask, perm):  # the mask moved with the tokens
+    return None if mask is None else mask[perm][:, perm]
+
+
+PASS_THE_MASK = "pass the mask and the bias on to both calls"
+SLIPS_OF_08_4 = [  # (id, symmetry_break, words the hint must hold)
+    ("measures pa.self_attention",
+     _inputs_break(lambda *a: np.abs(_dev(*a)).max(), f=pa.self_attention),
+     ["never calls the self_attention"]),
+    ("measures Y(PX) with pa.self_attention", lambda perm, mask=None, bias=None: np.abs(
+        pa.self_attention(X4[perm], *W4, mask=mask, bias=bias)[0]
+        - SOL.self_attention(X4, *W4, mask=mask, bias=bias)[0][perm]).max(),
+     ["never gives your self_attention X[perm]"]),
+    ("no abs", _inputs_break(lambda *a: _dev(*a).max()), ["either way"]),
+    ("no abs, other sign", _inputs_break(lambda *a: (-_dev(*a)).max()), ["either way"]),
+    ("mean", _inputs_break(lambda *a: np.abs(_dev(*a)).mean()), ["averaged"]),
+    ("a norm", _inputs_break(lambda *a: np.linalg.norm(_dev(*a))), ["norm"]),
+    ("relative error",
+     _inputs_break(lambda Y, A, Y_p, A_p, perm: np.abs(Y_p - Y[perm]).max() / np.abs(Y).max()),
+     ["divided"]),
+    ("A only", _inputs_break(lambda Y, A, Y_p, A_p, perm: np.abs(A_p - A[perm][:, perm]).max()),
+     ["A alone"]),
+    ("a reordered mask", _inputs_break(lambda *a: np.abs(_dev(*a)).max(),
+                                       mask_for_PX=_reordered), ["reordered the mask"]),
+    ("another sentence", _inputs_break(lambda *a: np.abs(_dev(*a)).max(),
+                                       X=pa.embed(pa.tokenize("the man bites dog"))),
+     ["another X"]),
+    ("the mask for Y(X) only",  # the same largest deviation by chance: it was Right
+     _inputs_break(lambda *a: np.abs(_dev(*a)).max(), mask_for_PX=lambda mask, perm: None),
+     [PASS_THE_MASK]),
+    ("mask and bias swapped", lambda perm, mask=None, bias=None: _break()(perm, bias, mask),
+     ["passes the mask as the bias"]),
+    ("a reordered bias", lambda perm, mask=None, bias=None: np.abs(
+        SOL.self_attention(X4[perm], *W4, mask=mask, bias=_reordered(bias, perm))[0]
+        - SOL.self_attention(X4, *W4, mask=mask, bias=bias)[0][perm]).max(),
+     ["reordered the bias"]),
+    ("other projections", lambda perm, mask=None, bias=None: np.abs(
+        SOL.self_attention(X4[perm], *pa.default_projections(seed=1), mask=mask, bias=bias)[0]
+        - SOL.self_attention(X4, *pa.default_projections(seed=1), mask=mask, bias=bias)[0][perm]
+    ).max(), ["other projections than the cell's W"]),
+    ("rows only", _inputs_break(lambda Y, A, Y_p, A_p, perm: max(
+        np.abs(Y_p - Y[perm]).max(), np.abs(A_p - A[perm]).max())), ["only the rows of A"]),
+]
+
+
+@pytest.mark.parametrize(("symmetry_break", "says"), [s[1:] for s in SLIPS_OF_08_4],
+                         ids=[s[0] for s in SLIPS_OF_08_4])
+def test_each_symmetry_break_slip_gets_a_hint_of_its_own(symmetry_break, says):
+    feedback = nb08.check_symmetry_break(SOL.self_attention, symmetry_break)
+    assert not feedback.ok, feedback.message
+    for words in says:
+        assert words in feedback.message, feedback.message
+    assert PASS_THE_MASK not in feedback.message or PASS_THE_MASK in says, feedback.message
+
+
+def test_a_symmetry_break_that_drops_the_mask_is_still_told_to_pass_it():
+    feedback = nb08.check_symmetry_break(SOL.self_attention, _break(mask_both=False))
+    assert not feedback.ok and PASS_THE_MASK in feedback.message, feedback.message
+
+
+X_OF_08, W_OF_08 = pa.embed(pa.tokenize("the dog bites man")), pa.default_projections()
+
+
+def _the_notebooks_X(X, W_Q, W_K, W_V, mask=None, bias=None):  # W45: 08's X, not the argument
+    return SOL.self_attention(X_OF_08, W_Q, W_K, W_V, mask, bias)
+
+
+def _the_notebooks_Q(X, W_Q, W_K, W_V, mask=None, bias=None):  # W46: 08's Q = X W_Q
+    Q = X_OF_08 @ W_OF_08[0]  # (4, 4)
+    S = Q @ (X @ W_K).T / np.sqrt(W_K.shape[1])
+    S = S if bias is None else S + bias
+    S = S if mask is None else np.where(mask, S, -np.inf)
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    A = E / E.sum(axis=1, keepdims=True)
+    return A @ (X @ W_V), A
+
+
+@pytest.mark.parametrize("f", [_the_notebooks_X, _the_notebooks_Q], ids=["X", "Q"])
+def test_a_pasted_function_that_uses_the_notebooks_globals_gets_03s_hint(f):
+    feedback = nb08.check_symmetry_break(f, SOL.symmetry_break)
+    assert not feedback.ok and "instead of its own arguments" in feedback.message, \
+        feedback.message
+
+
+def test_a_pasted_function_that_needs_03s_stable_softmax_is_told_where_it_comes_from():
+    space = {"np": np, "__name__": "__main__"}
+    exec("def self_attention(X, W_Q, W_K, W_V, mask=None, bias=None):\n"  # noqa: S102
+         "    S = (X @ W_Q) @ (X @ W_K).T / np.sqrt(W_K.shape[1])\n"
+         "    A = np.array([stable_softmax(row) for row in S])\n"
+         "    return A @ (X @ W_V), A\n", space)
+    feedback = nb08.check_symmetry_break(space["self_attention"], SOL.symmetry_break)
+    assert not feedback.ok and "stable_softmax" in feedback.message, feedback.message
+    assert "notebook 03" in feedback.message and "Run the cells above" not in feedback.message, \
+        feedback.message
+
+
+def test_a_bias_with_a_branch_that_returns_nothing_is_told_so():
+    def alibi_causal(n, m):
+        if n > 1:
+            return SOL.alibi_causal(n, m)
+
+    feedback = nb08.check_alibi_causal(alibi_causal)
+    assert not feedback.ok and "returned None" in feedback.message, feedback.message
+    assert "replace the ..." not in feedback.message
+
+
+def test_the_checkers_tables_cannot_be_changed_from_a_notebook():
+    """Replacing an entry of CASES changed later verdicts: the dicts were writable."""
+    import copy
+    kept = {name: copy.deepcopy(value) if isinstance(value, dict) else value
+            for name, value in vars(nb08).items() if name in ("CASES", "ORDERS")}
+    try:
+        with pytest.raises(TypeError):
+            nb08.CASES["causal mask"] = {}
+        with pytest.raises(TypeError):
+            nb08.CASES["causal mask"]["mask"] = None
+        with pytest.raises((TypeError, AttributeError)):
+            nb08.ORDERS["turned by one"][0] = 3
+        with pytest.raises(AttributeError, match="read-only"):
+            nb08.CASES = {}
+    finally:
+        vars(nb08).update(kept)  # put back, should the module have let them change
+    assert nb08.check_symmetry_break(SOL.self_attention, SOL.symmetry_break).ok

@@ -147,3 +147,25 @@ def test_a_bias_right_without_clipping_only_is_caught():
     def unclipped_when_possible(n, table, k):
         return SOL.relative_bias_by_hand(n, table, k) if n <= k + 1 else np.zeros((n, n))
     assert not nb10.check_relative_bias(unclipped_when_possible).ok
+
+
+def _clipped_at_two(n, table, k):  # exercise 1's k = 2 written into the clip
+    d = np.arange(n)[None, :] - np.arange(n)[:, None]
+    return np.asarray(table)[np.clip(d, -2, 2) + k]
+
+
+def test_a_clip_at_a_hard_coded_two_is_told_so():
+    """"Clip it to −k … k first" was false: the function did clip, at ±2 whatever k was."""
+    feedback = nb10.check_relative_bias(_clipped_at_two)
+    assert not feedback.ok and "max_distance = 2" in feedback.message, feedback.message
+    assert "clip it to −k … k first" not in feedback.message, feedback.message
+
+
+def test_a_bias_with_a_branch_that_returns_nothing_is_told_so():
+    def relative_bias_by_hand(n, table, max_distance):
+        if n > 1:
+            return SOL.relative_bias_by_hand(n, table, max_distance)
+
+    feedback = nb10.check_relative_bias(relative_bias_by_hand)
+    assert not feedback.ok and "returned None" in feedback.message, feedback.message
+    assert "replace the ..." not in feedback.message

@@ -21,6 +21,9 @@ What a check promises, whatever the answer does:
 * Its verdict is the checker's own: the names of numpy (and of Python's builtins) that an answer
   rebinds (``np.allclose = lambda *a, **k: True``) are put back as they were at import while
   the check runs, and after every call of the answer; the notebook gets its own back after.
+* Its tables and names are its own: a checker module's data is frozen all the way down (arrays
+  read-only, dicts read-only mappings, lists tuples) and its names cannot be rebound from a
+  notebook (``nb02.V = …`` raises AttributeError), so no cell changes a later verdict.
 * An answer that forks (``os.fork()``) gets a Not yet; the new process ends at once, is reaped,
   and never runs the rest of the check.
 * It stops an answer after TIME_LIMIT seconds when the answer is Python code running on the
@@ -44,6 +47,7 @@ import signal
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -79,15 +83,20 @@ class _Stopped(BaseException):
     can swallow it."""
 
 
-def say(exc: BaseException) -> str:
-    """An exception as "Type: message", even when its __str__ raises."""
+def say(exc: BaseException, limit: int = 300) -> str:
+    """An exception as "Type: message", even when its __str__ raises; a message longer than
+    ``limit`` is cut after its last whole sentence (or word), never inside one."""
     try:
-        text = str(exc)
+        text = " ".join(str(exc).split())
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - a hostile __str__ may raise anything
         text = "(its message could not be shown)"
-    return f"{type(exc).__name__}: {text:.120}"
+    if len(text) > limit:
+        cut = text[:limit]
+        end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
+        text = cut[:end + 1] + " …" if end > limit // 3 else cut[:cut.rfind(" ")] + " …"
+    return f"{type(exc).__name__}: {text}"
 
 
 def _fresh(value):
@@ -230,16 +239,45 @@ GUARD_CODES = frozenset().union(*(_codes(f.__code__) for f in (_fresh, _changed,
                                                                  guarded, _restore)))
 
 
+def _frozen(value):
+    """``value`` that nothing can change: arrays read-only, dicts as read-only mappings, lists
+    and sets as tuples and frozensets, all the way down."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+        return value
+    if isinstance(value, (dict, types.MappingProxyType)):
+        return types.MappingProxyType({key: _frozen(v) for key, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    return value
+
+
+class _Sealed(types.ModuleType):
+    """A checker module whose names a notebook cannot rebind or delete (``nb02.V = …``)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name.startswith("__"):  # the import system's own (a reload sets them)
+            return super().__setattr__(name, value)
+        raise AttributeError(f"{self.__name__}.{name} is read-only: the checker's verdicts are "
+                             "computed from it. Give your own value a name of your own.")
+
+    def __delattr__(self, name: str) -> None:
+        if name.startswith("__"):
+            return super().__delattr__(name)
+        raise AttributeError(f"{self.__name__}.{name} is read-only: the checker's verdicts are "
+                             "computed from it.")
+
+
 def read_only(namespace: dict) -> None:
-    """The checker module's own arrays (and those in its dicts, lists and tuples) read-only, so
-    an answer cannot write into the data a verdict is computed from."""
-    for value in list(namespace.values()):
-        inner = value.values() if isinstance(value, dict) else value \
-            if isinstance(value, (list, tuple)) else ()
-        for array in (value, *(v for v in inner if isinstance(v, np.ndarray)),
-                      *(w for v in inner if isinstance(v, dict) for w in v.values())):
-            if isinstance(array, np.ndarray) and array.flags.writeable:
-                array.flags.writeable = False
+    """The checker module's own data frozen (arrays read-only, dicts read-only mappings, lists
+    tuples, all the way down) and its names sealed, so that neither an answer nor a notebook can
+    change the data or the functions a verdict is computed from."""
+    for name, value in list(namespace.items()):
+        if not name.startswith("__"):
+            namespace[name] = _frozen(value)
+    sys.modules[namespace["__name__"]].__class__ = _Sealed
 
 
 _LIMIT = threading.local()
@@ -328,6 +366,10 @@ def _time_limit(seconds: float):
 def _undefined(exc: NameError, module) -> str:
     """A hint for a name the learner's code uses but the kernel has not defined yet."""
     name = getattr(exc, "name", None) or str(exc)
+    elsewhere = getattr(module, "DEFINED_ELSEWHERE", {}).get(name)
+    if elsewhere:  # an answer of another notebook's, which no cell of this one defines
+        return (f"your code uses {name}, which no cell of this notebook defines: it is {elsewhere}."
+                " Paste it into this cell too, above the code that uses it.")
     where = getattr(module, "DEFINED_IN", {}).get(name)
     return (f"your code uses {name}, which is not defined in this kernel yet. "
             + (f"It is defined {where}: run that cell first, then this one again." if where else
@@ -473,8 +515,17 @@ def call(f, *args, name: str = "your function", **keywords):
         raise
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
         raise NotYet(f"{name} raised {say(exc)}") from None
-    if out is ... or out is None:
+    return returned(out, name)
+
+
+def returned(out, name: str):
+    """``out``, or NotYet when it is the placeholder ``...`` or None (a path without return)."""
+    if out is ...:
         raise NotYet(f"{name} returns nothing yet: replace the ... after `return`.")
+    if out is None:
+        raise NotYet(f"{name} returned None: some path through it ends without `return` (a "
+                     "branch of an if, or the end of the function). Return the result on every "
+                     "path.")
     return out
 
 

@@ -2,7 +2,10 @@
 
 import functools
 import inspect
+import os
+import site
 import sys
+import sysconfig
 
 import numpy as np
 
@@ -32,6 +35,29 @@ def _module_of(f):
             return getattr(f, "__module__", None)
 
 
+# Libraries with a softmax of their own, known by name; any other installed package is known by
+# where its files live. A module of the learner's own (a helper file beside the notebook) is
+# neither, whatever its functions are called.
+_LIBRARIES = frozenset(("numpy", "scipy", "torch", "jax", "jaxlib", "tensorflow", "keras",
+                        "sklearn", "cupy", "mxnet", "flax", "haiku", "einops", "transformers",
+                        "paddle", "mlx", "theano", "chainer", "autograd", "tinygrad", "posattn"))
+_INSTALLED = tuple({os.path.realpath(path) + os.sep for path in (
+    *(sysconfig.get_paths().get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")),
+    *site.getsitepackages(), site.getusersitepackages()) if path})
+
+
+def _library(module: str, filename: str) -> bool:
+    """Whether code of ``module`` (from ``filename``, "" for a function written in C) belongs to
+    an installed library rather than to the learner."""
+    top = module.split(".")[0]
+    if top in _LIBRARIES or top in sys.stdlib_module_names:
+        return True
+    if not filename:  # a C function: where its module lives
+        filename = getattr(sys.modules.get(module) or sys.modules.get(top), "__file__", "") or ""
+    return not filename.startswith("<") and bool(filename) and \
+        os.path.realpath(filename).startswith(_INSTALLED)
+
+
 def _borrowing(f):
     """``f`` run with a record, ``run.borrowed``, of every posattn function or library softmax
     it calls on the way (seen through sys.setprofile, whatever name or route it was reached by)."""
@@ -42,11 +68,14 @@ def _borrowing(f):
             return
         if event == "call":
             module, name = frame.f_globals.get("__name__") or "", frame.f_code.co_name
+            filename = frame.f_code.co_filename
         elif event == "c_call":
             module, name = getattr(arg, "__module__", None) or "", getattr(arg, "__name__", "")
+            filename = ""
         else:
             return
-        if module.startswith("posattn") or ("softmax" in name.lower() and module != own):
+        if module.startswith("posattn") or ("softmax" in name.lower() and module != own
+                                            and _library(module, filename)):
             run.borrowed.append((module.split(".")[0], name))
 
     def run(*args, **keywords):
@@ -76,6 +105,17 @@ def _own_work(f, *args, name: str, task: str, **keywords):
     return out
 
 
+def _shifted_by_the_minimum(got, s) -> bool:
+    """Whether ``got`` is what exp(s − min s) / Σ exp(s − min s) gives, inf and nan included."""
+    s = np.asarray(s, dtype=float)
+    e = np.exp(s - s.min())  # overflows where a score lies far above the smallest
+    try:
+        got = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return got.shape == s.shape and bool(np.allclose(got, e / e.sum(), equal_nan=True))
+
+
 @checker("a function of s")
 def check_stable_softmax(stable_softmax):
     """Exercise 1: ``stable_softmax(s)`` is softmax of a 1-D array of scores, even huge ones,
@@ -88,19 +128,24 @@ def check_stable_softmax(stable_softmax):
             got = _own_work(stable_softmax, np.array(s), name="stable_softmax",
                             task="build softmax")
         try:
-            got = as_array(got, f"stable_softmax({s})", (len(s),))
+            got = as_array(got, f"stable_softmax({list(s)})", (len(s),))
         except NotYet as hint:
             if "NaN or inf" not in str(hint):
                 raise
             if np.asarray(got).dtype.itemsize < 8 and max(map(abs, s)) > 3e38:
-                raise NotYet(f"for scores {s} you get inf or nan: float32 stops near 3.4e38, so "
-                             "1e300 became inf before any shift. Keep the scores in float64 "
-                             "(the cell's first line does), and round at the end.") from None
-            raise NotYet(f"for scores {s} you get inf or nan: exp overflowed or gave 0/0. "
+                raise NotYet(f"for scores {list(s)} you get inf or nan: float32 stops near "
+                             "3.4e38, so 1e300 became inf before any shift. Keep the scores in "
+                             "float64 (the cell's first line does), and round at the end."
+                             ) from None
+            if _shifted_by_the_minimum(got, s):
+                raise NotYet(f"for scores {list(s)} you get inf or nan: you shifted by the "
+                             "smallest score, and exp(s − min) overflows when the scores lie far "
+                             "apart. Which shift keeps every exponent at most 0?") from None
+            raise NotYet(f"for scores {list(s)} you get inf or nan: exp overflowed or gave 0/0. "
                          "Shift the scores first.") from None
         if not close(got, softmax(s)):
-            raise NotYet(f"for scores {s} the weights are not softmax(s): they should be positive, "
-                         "sum to 1, and keep the differences between scores.")
+            raise NotYet(f"for scores {list(s)} the weights are not softmax(s): they should be "
+                         "positive, sum to 1, and keep the differences between scores.")
     return "positive weights that sum to 1, even for scores of ±1e300."
 
 
@@ -243,6 +288,10 @@ def _mistaken_extra(A, S, mask, bias, d_k):
             (softmax(_masked(S + B, mask.T)), "your mask is transposed: row i of the mask says "
              "which keys query i may attend to."),
         ]
+        causal = np.tril(np.ones(S.shape, dtype=bool))  # (n, n)
+        if not np.array_equal(mask, causal):
+            mistakes.append((softmax(_masked(S + B, causal)), "your A is causal whatever mask "
+                             "it is given: the mask argument says which keys each query sees."))
     hint = next((hint for wrong, hint in mistakes if _near(A, wrong)), None)
     if hint is None and mask is not None:
         some = (~mask).any(axis=1)  # the rows an inverted mask leaves a key
@@ -261,26 +310,113 @@ def _not_finite(A, shape) -> bool:
     return A.shape == shape and not np.isfinite(A).all()
 
 
+def _why_not_finite(A, S, mask, bias) -> str:
+    """What a NaN or an inf in A (a function given ``mask`` or ``bias``) comes from."""
+    bad = ~np.isfinite(np.asarray(A, dtype=float))  # (n, n)
+    if mask is None:
+        return ("your A holds NaN or inf with a bias and no mask, where every key is allowed: "
+                "the bias step overflows or divides 0 by 0.")
+    if bad[mask.all(axis=1)].any():  # a row the mask leaves whole
+        return ("your A holds NaN even in a row the mask leaves whole: 0·(−∞) is NaN, so a mask "
+                "written as a product with −∞, such as (1 − mask)·(−∞), spoils the very scores it "
+                "should leave alone. Put −∞ only where the mask is False.")
+    top = np.where(mask, S + (0.0 if bias is None else bias), np.inf)  # masked scores at +∞
+    with np.errstate(all="ignore"):
+        shifted, plain = np.exp(top - top.max(axis=1, keepdims=True)), np.exp(top)
+        if any(np.array_equal(bad, ~np.isfinite(E / E.sum(axis=1, keepdims=True)))
+               for E in (shifted, plain)):
+            return ("your masked scores are +∞, which takes all the weight (∞ − ∞ and ∞/∞ are "
+                    "NaN): a masked key needs a score of −∞, whose exp is 0.")
+    return ("your A holds NaN or inf, yet every row keeps a key (query i may attend to key i): "
+            "a NaN comes from 0·(−∞), ∞ − ∞ or 0/0 in the mask or bias step.")
+
+
 def _with(mask, bias) -> str:
-    return " and ".join(what for what, given in (("a causal mask", mask is not None),
-                                                 ("a bias", bias is not None)) if given)
+    causal = mask is not None and np.array_equal(mask, np.tril(np.ones(mask.shape, dtype=bool)))
+    return " and ".join(what for what, given in (
+        ("a causal mask" if causal else "a mask (each query sees its neighbours)",
+         mask is not None), ("a bias", bias is not None)) if given)
 
 
-def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=None):
+ARGUMENTS = ("X", "W_Q", "W_K", "W_V")
+
+
+def _ignored(f, X, W) -> str | None:
+    """The first argument f's (Y, A) on (X, *W) does not depend on, or None: it is replaced by
+    other numbers of the same shape, and the output stays the same."""
+    inputs = (X, *W)
+    try:
+        before = [np.asarray(M, dtype=float) for M in f(*inputs)]
+        for i, name in enumerate(ARGUMENTS):
+            other = np.random.default_rng(40 + i).standard_normal(np.shape(inputs[i]))
+            after = [np.asarray(M, dtype=float) for M in f(*inputs[:i], other, *inputs[i + 1:])]
+            if all(a.shape == b.shape and np.allclose(a, b) for a, b in zip(after, before,
+                                                                            strict=True)):
+                return name
+    except Exception:  # noqa: BLE001 - an answer that fails here tells nothing more
+        return None
+    return None
+
+
+def _right_on(f, X, W) -> bool | None:
+    """Whether f's (Y, A) on (X, *W) is attention's; None when f raises there."""
+    try:
+        Y, A = (np.asarray(M, dtype=float) for M in f(X, *W))
+    except Exception:  # noqa: BLE001 - an answer may fail in any way
+        return None
+    Y_ok, A_ok = self_attention(X, *W)
+    return Y.shape == Y_ok.shape and A.shape == A_ok.shape and _near(A, A_ok) and _near(Y, Y_ok)
+
+
+def _sizes(f, shape: str, hint: NotYet) -> str:
+    """A hint for f, right on the notebook's own input, that raised on the input ``shape``."""
+    X, W = embed(tokenize("dog bites man")), default_projections()  # the notebook's: n=3, d=8
+    said, rng = f"on {shape}, {_text(hint)}", np.random.default_rng(5)
+    if (name := _ignored(f, X, W)) is not None:
+        return (f"{said} Your function gives the same result whatever {name} it is given: does "
+                "it use the notebook's X or W_Q, W_K, W_V instead of its own arguments (or a Q, K "
+                "or V made from them)?")
+    if not _right_on(f, rng.standard_normal((3, 8)), W):
+        return (f"{said} It is right on the notebook's X, but not on another X of the same shape: "
+                "does it use the notebook's X (or a Q, K or V made from it) instead of its own "
+                "argument X?")
+    if _right_on(f, rng.standard_normal((5, 8)), W) is None:
+        return (f"{said} It works for n = 3 tokens, but not for n = 5 with the same d = 8, "
+                "d_k = 4, d_v = 4: is n = 3 written into your function? Read n from X.")
+    return (f"{said} It works for d = 8, d_k = 4, d_v = 4: is one of those sizes written into "
+            "your function as a number? Read the sizes from the arrays.")
+
+
+def _text(hint: NotYet) -> str:
+    """A hint's text as a sentence, ending with a full stop."""
+    text = str(hint).rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+_UNSET = object()  # a keyword the check leaves out, so that the function's default is used
+
+
+def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=_UNSET, bias=_UNSET):
     """Y and A of the learner's function on one input, or NotYet naming what differs; ``mask``
-    and ``bias`` are passed (as keywords) only when given."""
+    and ``bias`` are passed as keywords when given (None included), as notebook 08 passes them."""
     n, d_v = len(X), W_V.shape[1]
-    extra = {k: v for k, v in (("mask", mask), ("bias", bias)) if v is not None}  # copied by
-    # the guard that every checker puts around the learner's function
+    passed = {k: v for k, v in (("mask", mask), ("bias", bias)) if v is not _UNSET}  # copied
+    # by the guard that every checker puts around the learner's function
+    mask, bias = passed.get("mask"), passed.get("bias")
+    extra = mask is not None or bias is not None
     if extra:
         shape = f"{shape}, with {_with(mask, bias)}"
     try:
         out = _own_work(self_attention_fn, X, W_Q, W_K, W_V, name="self_attention",
-                        task="write attention", **extra)
+                        task="write attention", **passed)
     except NotYet as hint:
-        if "ValueError" in str(hint) and "n=3, d=8" not in shape:  # a shape clash in the answer
-            raise NotYet(f"on {shape}, {hint} Does your function use the notebook's X or W_Q, "
-                         "W_K, W_V instead of its own arguments?") from None
+        if "truth value of an array" in str(hint):
+            raise NotYet(f"on {shape}, {_text(hint)} An `if mask:` (or `if bias:`) asks for one "
+                         "truth value of a whole array: test whether it is None instead."
+                         ) from None
+        if ("ValueError" in str(hint) or "IndexError" in str(hint)) and not passed \
+                and "n=3, d=8" not in shape:  # a size clash, on a shape that is not the notebook's
+            raise NotYet(_sizes(self_attention_fn, shape, hint)) from None
         raise
     if isinstance(out, (tuple, list)) and len(out) != 2:
         raise NotYet(f"self_attention should return the pair (Y, A), as pa.self_attention does; "
@@ -290,13 +426,14 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=No
             got = np.shape(out)
         except ValueError:  # a ragged list
             got = "a ragged list"
-        what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}")
+        what = {(n, d_v): "only Y", (n, n): "only A"}.get(got, f"shape {got}") \
+            if isinstance(out, (np.ndarray, list, tuple)) else f"a {type(out).__name__}"
         raise NotYet(f"self_attention should return the pair (Y, A), as pa.self_attention does; "
                      f"on {shape} it returned {what}.")
     S = (X @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (n, n): the right scaled scores
-    if extra and _not_finite(out[1], (n, n)):  # a NaN row: every key masked, or −∞ − (−∞)
+    if extra and _not_finite(out[1], (n, n)):
         hint = _mistaken_extra(np.asarray(out[1], dtype=float), S, mask, bias, W_Q.shape[1])
-        raise NotYet(f"on {shape}, {hint or 'your A holds NaN or inf: a row with no key left?'}")
+        raise NotYet(f"on {shape}, {hint or _why_not_finite(out[1], S, mask, bias)}")
     Y, A = (as_array(M, name) for M, name in zip(out, ("Y", "A"), strict=True))
     if Y.shape == (n, n) and A.shape == (n, d_v) and n != d_v:
         raise NotYet("you returned (A, Y); pa.self_attention returns (Y, A), Y first.")
@@ -306,6 +443,11 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=No
             raise NotYet(f"on {shape} your function returns the notebook's own \"dog bites man\" "
                          "weights: it uses the notebook's X or W_Q, W_K, W_V instead of its own "
                          "arguments.")
+        if not passed and (name := _ignored(self_attention_fn, X, (W_Q, W_K, W_V))) is not None:
+            raise NotYet(f"on {shape} A has shape {A.shape}, and your function gives the same "
+                         f"result whatever {name} it is given: does it use the notebook's X or "
+                         "W_Q, W_K, W_V instead of its own arguments (or a Q, K or V made from "
+                         "them)?")
         raise NotYet(f"A should be (n, n) = ({n}, {n}), one weight per query and key, on {shape}; "
                      f"got {A.shape}.")
     if not _near(A, A_ok):
@@ -313,6 +455,11 @@ def _compare(self_attention_fn, X, W_Q, W_K, W_V, shape: str, mask=None, bias=No
                 else _mistaken_A(A, X, W_Q, W_K, d_v))
         if hint is not None:
             raise NotYet(f"on {shape}, {hint}" if extra else hint)
+        right = [i for i in range(n) if _near(A[i], A_ok[i])]
+        if n > 3 and right == [0, 1, 2]:  # the notebook's n = 3, written into a loop
+            raise NotYet(f"on {shape} the first 3 rows of your A are right and the others are "
+                         "not: is n = 3 written into your function (a loop over range(3))? "
+                         "Read n from X.")
         if not np.allclose(A.sum(axis=1), 1.0, atol=1e-5):
             raise NotYet(f"the rows of your A do not sum to 1 (on {shape} they sum to "
                          f"{np.round(A.sum(axis=1), 3).tolist()[:3]}…): normalise each row.")
@@ -366,15 +513,25 @@ def check_self_attention(self_attention_fn):
         raise NotYet("your self_attention agrees with pa.self_attention on all three shapes. Now "
                      "let it take a mask and a bias too: def self_attention(X, W_Q, W_K, W_V, "
                      "mask=None, bias=None), where None means no mask or no bias.")
+    (X, W), (n, d, d_k, d_v) = inputs[0], SHAPES[0]
+    try:  # as notebook 08's symmetry_break calls it: with mask=None, bias=None written out
+        _compare(self_attention_fn, X, *W, f"n={n}, d={d}, d_k={d_k}, d_v={d_v}", mask=None,
+                 bias=None)
+    except NotYet as hint:
+        raise NotYet(f"your self_attention agrees with pa.self_attention when mask and bias are "
+                     f"left out, but not when they are passed as mask=None, bias=None, as notebook "
+                     f"08 will pass them: {_text(hint)} None means no mask and no bias.") from None
     (X, W), n = inputs[1], SHAPES[1][0]
     causal = np.tril(np.ones((n, n), dtype=bool))  # (n, n): query i sees keys j ≤ i
     bias = np.random.default_rng(5).normal(size=(n, n))  # (n, n): a bias per query and key
-    for mask, B in ((causal, None), (None, bias), (causal, bias)):
+    window = np.abs(np.subtract.outer(range(n), range(n))) <= 1  # (n, n): keys j next to i
+    for mask, B in ((causal, None), (None, bias), (causal, bias), (window, None)):
         _compare(self_attention_fn, X, *W, f"n={n}", mask=mask, bias=B)
     (X, W), n = inputs[-1], SHAPES[-1][0]
     perm = np.random.default_rng(7).permutation(n)  # a shuffle of the last input's n tokens
     error = _break(self_attention_fn, X, W, perm)
-    masked = _break(self_attention_fn, X, W, perm, mask=np.tril(np.ones((n, n), dtype=bool)))
+    masked = _break(self_attention_fn, X, W, perm, mask=np.tril(np.ones((n, n), dtype=bool)),
+                    bias=None)
     return (f"your function agrees with pa.self_attention on all three shapes, with a mask and "
             f"a bias too. Shuffling the {n} tokens of the last input only moved its outputs: the "
             f"largest of |Y(PX) − P Y(X)| and |A(PX) − P A Pᵀ| is {error:.1e}. Your own code is "

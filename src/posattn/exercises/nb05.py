@@ -1,5 +1,6 @@
 """Checkers for notebook 05 (the explorer): orders that swap only equal words change nothing."""
 
+from collections.abc import Iterator, Mapping, Set
 from itertools import permutations
 
 from ..embeddings import tokenize
@@ -24,6 +25,18 @@ def _order(answer, n: int, name: str) -> tuple[int, ...]:
     return tuple(int(i) for i in got)
 
 
+def _missed(tokens, found, expected, complete) -> str:
+    """The hint for a search that found only some of the orders that change nothing."""
+    said = (f"for {tokens} you found {len(found)} of the {len(expected)} orders that put an "
+            "equal word in every slot (for each, X[order] is X itself).")
+    rounding = ("identical rows computed in different places can differ in the last bit, so "
+                "compare with a tolerance (np.allclose) rather than exactly.")
+    if complete:  # the search found every order of a sentence with twins before
+        return (f"{said} Your function found every such order of {complete[-1]}, so it tries "
+                f"every order: where it compares numbers, {rounding}")
+    return (f"{said} Did you try every order (pa.all_permutations)? If you did: {rounding}")
+
+
 @checker("an order of the five words, such as [1, 0, 2, 3, 4]")
 def check_rose_order(rose_order):
     """Exercise 1: an order of "a rose is a rose" that moves four words and changes nothing."""
@@ -42,10 +55,15 @@ def check_rose_order(rose_order):
 @checker("a function invisible_orders(tokens) that returns a list of orders")
 def check_invisible_orders(invisible_orders):
     """Exercise 2: every order of a sentence that leaves its picture exactly as it was."""
+    complete = []  # the sentences with more than one such order whose orders were all found
     for sentence in SENTENCES:
         tokens = list(sentence)  # the learner's function gets a list, as pa.tokenize returns
-        got = as_array(call(invisible_orders, tokens, name="invisible_orders"),
-                       "the returned orders")
+        out = call(invisible_orders, tokens, name="invisible_orders")
+        if isinstance(out, (Set, Mapping, Iterator)):
+            raise NotYet(f"invisible_orders should return a list of orders (each a list of "
+                         f"{len(tokens)} numbers); for {tokens} it returned a "
+                         f"{type(out).__name__}. Put the orders in a list.")
+        got = as_array(out, "the returned orders")
         if got.size and (got.ndim != 2 or got.shape[1] != len(tokens)):
             raise NotYet(f"for {tokens} return a list of orders, each {len(tokens)} numbers; "
                          f"got an array of shape {got.shape}.")
@@ -61,8 +79,9 @@ def check_invisible_orders(invisible_orders):
             raise NotYet(f"for {tokens}: the order {list(extra[0])} makes "
                          f"'{' '.join(tokens[i] for i in extra[0])}', so the picture changes.")
         if found != expected:
-            raise NotYet(f"for {tokens} you found {len(found)} of the {len(expected)} orders. "
-                         "Did you try every order (pa.all_permutations)?")
+            raise NotYet(_missed(tokens, found, expected, complete))
+        if len(expected) > 1:
+            complete.append(tokens)
     return "an order is invisible exactly when it only swaps equal words: P X = X."
 
 

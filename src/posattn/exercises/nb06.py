@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from .. import equivariance_error, influence, layer_norm
+from ..baselines import influence
+from ..permutations import equivariance_error
+from ..transformer import layer_norm
 from . import NotYet, as_array, as_choice, call, checker, close, read_only
 
 # Where the notebook defines the names an answer may use (a NameError's hint names the cell).
@@ -36,8 +38,16 @@ def check_layer_norm(my_layer_norm):
     rng = np.random.default_rng(_RNG_SEED)
     X = rng.normal(2.0, 3.0, (5, 6))  # (n, d), rows far from 0 mean
     X[4] = 2.0 + 0.1 * rng.standard_normal(6)  # one row with a small spread, where 1e-5 shows
-    got = as_array(call(my_layer_norm, X.copy(), name="my_layer_norm"), "my_layer_norm(X)",
-                   X.shape)
+    try:
+        got = call(my_layer_norm, X.copy(), name="my_layer_norm")
+    except NotYet as hint:
+        if "could not be broadcast" in str(hint) and f"({len(X)},)" in str(hint):
+            said = str(hint).rstrip().rstrip(".")
+            raise NotYet(f"{said}. A statistic of each row, such as X.mean(axis=1), has shape "
+                         f"({len(X)},) and cannot meet X of shape {X.shape}: keep its axis "
+                         f"(keepdims=True), so that it has shape ({len(X)}, 1).") from None
+        raise
+    got = as_array(got, "my_layer_norm(X)", X.shape)
     if np.allclose(got.mean(axis=0), 0.0, atol=1e-6) and not np.allclose(got.mean(axis=1), 0.0):
         raise NotYet("your columns have mean 0, not your rows: take the mean and variance of each "
                      "row (axis=1, keepdims=True), over the token's own features.")
@@ -93,11 +103,15 @@ def _shown(points) -> str:
 _SAME_MEAN = np.array([[[0.0, 0.0], [2.0, 0.0]], [[0.5, 0.0], [1.5, 0.0]]])
 _MIRRORED = np.array([[[-1.0, 0.0], [1.0, 0.0]], [[0.0, -1.0], [0.0, 1.0]],
                       [[-0.3, 0.6], [0.3, -0.6]]])
+_ON_A_RAY_OFF = np.array([[[-1.0, 1.0], [1.0, 1.0]], [[0.0, 0.5], [0.0, 1.5]]])  # same mean, too
 _SAME_COLUMNS = np.array([[[0.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]])
 _HINTS = {
     "mean": "are different sets with the same mean and size, and gave one vector: it sees only "
             "the mean (pooling the points, or a linear map of them, keeps nothing else). "
             "Transform each point by a non-linear φ before pooling, as Deep Sets does.",
+    "ray": "are different sets with the same mean and size, all on one ray from the origin, and "
+           "gave one vector: your φ is linear along a ray, φ(t·x) = t·φ(x) for t > 0 (as ReLU "
+           "and |x| are), so there it pools like the mean. Use a φ that also bends along a ray.",
     "odd": "are different sets, each a point and its mirror −x, and gave one vector. An odd φ "
            "(φ(−x) = −φ(x), like tanh or sin) makes φ(x) + φ(−x) = 0, so every such set pools "
            "to the same thing: use a φ that does not cancel between x and −x.",
@@ -127,6 +141,9 @@ def check_set_vector(set_vector):
         vectors = [_vector(set_vector, np.array(s), f"set_vector({_shown(s)})") for s in sets]
         if all(close(u, vectors[0], atol=1e-6) for u in vectors[1:]):
             names = [_shown(s) for s in sets]
+            if kind == "mean" and not close(*(_vector(set_vector, s, f"set_vector({_shown(s)})")
+                                              for s in _ON_A_RAY_OFF), atol=1e-6):
+                kind = "ray"  # it tells apart a pair of the same mean that is off a ray
             raise NotYet(f"{', '.join(names[:-1])} and {names[-1]} {_HINTS[kind]}")
     return ("the same vector for every listing, and a different one for each different set tried: "
             "an invariant set function, as ρ(Σ φ(x_i)) in the Deep Sets form is.")

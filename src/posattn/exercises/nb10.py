@@ -4,7 +4,7 @@ import numpy as np
 
 from ..embeddings import default_projections
 from ..positions import attention_with_positions, relative_bias
-from . import NotYet, as_array, as_rows, checker, close, read_only, say
+from . import NotYet, as_array, as_rows, checker, close, read_only, returned, say
 
 N_WORDS, CLIP, SWAP = 10, 2, (6, 9)  # exercise 1: ten words, k = 2, words 6 and 9 swap places
 
@@ -103,22 +103,32 @@ def _call(f, n: int, table, k: int):
     try:
         out = f(n, table.copy(), k)
     except IndexError as exc:
-        raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised {say(exc):.70}: an "
-                     "offset beyond ±k has no entry of its own; clip it to −k … k first.") from None
+        raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised {say(exc)}: an offset beyond "
+                     "±k has no entry of its own; clip it to −k … k first.") from None
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
         raise NotYet(f"relative_bias_by_hand raised {say(exc)}") from None
-    if out is ... or out is None:
-        raise NotYet("relative_bias_by_hand returns nothing yet: replace the ... after `return`.")
+    out = returned(out, "relative_bias_by_hand")
     return as_array(out, f"relative_bias_by_hand({n}, b, {k})", (n, n))
 
 
 @checker("a function relative_bias_by_hand(n, table, max_distance)")
 def check_relative_bias(relative_bias_by_hand) -> str:
     """Exercise 2: build B[i, j] = b[clip(j − i, −k, k) + k] yourself."""
-    cases = _tables()
-    answers = [(n, b, k, _call(relative_bias_by_hand, n, b, k)) for n, b, k in cases]
+    answers = []
+    for n, b, k in _tables():
+        try:
+            answers.append((n, b, k, _call(relative_bias_by_hand, n, b, k)))
+        except NotYet as hint:
+            answers.append((n, b, k, hint))
     wrong = [(n, b, k, got) for n, b, k, got in answers
-             if not close(got, relative_bias(n, b, k))]
+             if isinstance(got, NotYet) or not close(got, relative_bias(n, b, k))]
+    if wrong and all(k != CLIP for n, b, k, got in wrong):  # right whenever k is exercise 1's
+        n, b, k, got = wrong[0]
+        raise NotYet(f"relative_bias_by_hand is right when max_distance = {CLIP}, exercise 1's "
+                     f"k, but not for relative_bias_by_hand({n}, b, {k}): is {CLIP} written into "
+                     "your function? Use its argument max_distance.")
+    if wrong and isinstance(wrong[0][3], NotYet):
+        raise wrong[0][3]
     if not wrong:
         return ("B depends on j − i alone, and every offset of ±k or more gets an end entry: "
                 "the same as pa.relative_bias.")
