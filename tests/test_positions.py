@@ -1,4 +1,5 @@
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -6,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import posattn as pa
+from posattn import schemes
 
 SCHEMES = list(pa.SCHEMES)
 
@@ -229,7 +231,9 @@ def test_attention_bias_is_added_to_the_scores():
 
 def test_unknown_scheme_lists_the_valid_ones(dog_bites_man):
     X, weights, _ = dog_bites_man
-    expected = r"scheme must be one of 'sinusoidal', .*'relative', or None for no positions; got "
+    assert list(schemes.REGISTRY)[:7] == SCHEMES  # the series' seven first, then any others
+    named = ", ".join(map(repr, schemes.REGISTRY))  # every registered scheme, in its order
+    expected = re.escape(f"scheme must be one of {named}, or None for no positions; got ")
     for wrong in ("sine", "none"):
         with pytest.raises(ValueError, match=expected + repr(wrong)):
             pa.attention_with_positions(X, *weights, scheme=wrong)

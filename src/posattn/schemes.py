@@ -63,6 +63,7 @@ class Scheme:
     options: tuple[str, ...] = ()  # the keyword options of attention_with_positions
     trained = False  # True: the option "table" is the scheme's trainable part
     series = True  # one of the series' own schemes (SCHEMES), compared in its tables
+    remedies: tuple[str, ...] = ()  # the remedies of experiments.REMEDIES that move its positions
 
     def check(self, options: dict, n: int, d: int, d_k: int) -> dict:
         """The door: the options' values, checked for X (n, d) and queries of length d_k."""
@@ -129,6 +130,7 @@ class Sinusoidal(Scheme):
     """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
 
     name = "sinusoidal"
+    remedies = ("randomized",)  # random positions in training (Ruoss et al. 2023)
 
     def input(self, X, p):
         """X + E_p, at positions p: any real numbers, (n,) or one set per sequence."""
@@ -145,6 +147,7 @@ class Learned(Scheme):
     name = "learned"
     options = ("table",)
     trained = True
+    remedies = ("randomized",)  # every row of the table trained (Ruoss et al. 2023)
 
     def check(self, options, n, d, d_k):
         checked, table = dict(options), options.get("table")
@@ -184,6 +187,7 @@ class Rope(Scheme):
     """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
 
     name = "rope"
+    remedies = ("interpolation",)  # positions squeezed into the trained range (Chen et al. 2023)
 
     def check(self, options, n, d, d_k):
         check_even("W_Q", d_k, " (q and k are turned pair by pair)")

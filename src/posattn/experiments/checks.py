@@ -14,13 +14,15 @@ from .._checks import (
     shown,
     shown_int,
 )
-from ..schemes import _scheme_of
+from ..schemes import REGISTRY, _scheme_of
 from .tasks import NOUNS, VERBS
 
 MAX_SEEDS = 100  # seeds train side by side: 10 take about a second per scheme, 100 about ten
 MAX_PROBE_SEEDS = 30  # a probe's models are larger: 30 seeds take about six seconds
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
-REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
+# remedy: the schemes whose positions it changes (each scheme names its own: Scheme.remedies)
+REMEDIES = {remedy: tuple(sorted(name for name, s in REGISTRY.items() if remedy in s.remedies))
+            for remedy in ("randomized", "interpolation")}
 PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 MAX_STEPS = 2000  # AdamW steps: the series trains 100 (200 for the probe) and varies 100 … 800
 MAX_WIDTH = 64  # the model's width d: the series uses 12 and varies 8 … 24
@@ -178,7 +180,7 @@ def _check_remedy(remedy, scheme) -> None:
     if remedy is None:
         return
     check_choice("remedy", remedy, tuple(REMEDIES))
-    if scheme not in REMEDIES[remedy]:
+    if remedy not in _scheme_of(scheme).remedies:
         schemes = " and ".join(map(repr, REMEDIES[remedy]))
         raise ValueError(f"remedy {remedy!r} changes the positions of {schemes} only; got scheme "
                          f"{scheme!r}. Use remedy=None with this scheme.")
