@@ -35,6 +35,7 @@ ROWS = {
                                 r"options for scheme 'causal' must be among \(\); got table")),
     "relative": Row(True, False, ({"table": [1.0, 2.0]}, 4, ValueError,
                                   r"table must hold an odd number 2k \+ 1 of biases")),
+    "rope_halves": Row(True, False, ({}, 5, ValueError, r"W_Q must have an even number of col")),
 }
 NAMES = list(schemes.REGISTRY)
 

@@ -40,7 +40,7 @@ from .positions import (
     _sinusoids,
     _table_rows,
 )
-from .rope import _rotate
+from .rope import _frequencies, _rotate
 
 REGISTRY: dict = {}  # every scheme by name, in the order defined below: what a scheme= may name
 SCHEMES: dict = {}  # the series' own schemes (all but those with series = False): its tables
@@ -289,6 +289,30 @@ class Relative(Scheme):
         (S, _, n, _), k = dS.shape, (table.shape[-1] - 1) // 2
         entries = _relative_entries(n, k).ravel()  # (n·n,)
         return dS.sum(axis=1).reshape(S, n * n) @ _one_hot(entries, 2 * k + 1)
+
+
+@_register
+class RopeHalves(Rope):
+    """q_i, k_j turned by i·ω and j·ω, coordinate m paired with m + d_k/2: RoPE as Llama codes it.
+
+    Su et al. 2021 (RoFormer) turn neighbours, the pairs (z_2i, z_2i+1): "rope". The code of
+    GPT-NeoX and Llama (their ``rotate_half``) pairs z_m with z_m+d_k/2 instead: the first half
+    of a query with its second. The angles are the same, so the score still sees i − j only;
+    the two are one turn with the columns reordered (evens first, then odds), so weights
+    trained in one layout work in the other only once W_Q's and W_K's columns are reordered.
+    """
+
+    name = "rope_halves"
+    series = False  # a layout used in practice, not one of the series' schemes
+
+    def turn(self, Z, p):
+        """[z'_m, z'_m+h] = R(p ω_m) [z_m, z_m+h], h = d_k/2: the halves turned pair by pair."""
+        h = Z.shape[-1] // 2
+        theta = p[:, None] * _frequencies(2 * h)  # (n, 1) * (h,) -> (n, h)
+        cos = np.tile(np.cos(theta), 2)  # (n, d_k): cos(p ω_m) for z_m and for z_m+h
+        sin = np.tile(np.sin(theta), 2) * np.repeat([-1.0, 1.0], h)  # −sin, then +sin
+        partner = Z[..., np.roll(np.arange(2 * h), h)]  # z_m+h in column m, z_m in column m + h
+        return Z * cos + partner * sin  # z_m cos − z_m+h sin,  z_m sin + z_m+h cos
 
 
 NO_POSITIONS = Scheme()  # scheme=None
