@@ -194,3 +194,27 @@ def test_a_scheme_without_its_backward_fails_the_gradient_check(monkeypatch, rng
             _trained_gradients("widening", rng)}
     assert gaps["W_Q"] > 1e-4 and gaps["W_K"] > 1e-4  # the check above would fail
     assert gaps["W_V"] < 1e-8  # V is not turned: its gradient stays right
+
+
+# ---- rope_halves: the paper's turn in the layout of GPT-NeoX and Llama ------------------------
+
+def test_rope_halves_is_llamas_rotate_half(rng):
+    """An oracle: Llama's code, q cos(pθ) + rotate_half(q) sin(pθ), θ repeated over both halves."""
+    Q = rng.standard_normal((2, 7, 6))  # (B, n, d_k)
+    theta = np.arange(7)[:, None] / 10000.0 ** (np.arange(0, 6, 2) / 6)  # (n, d_k/2)
+    angle = np.concatenate([theta, theta], axis=-1)  # (n, d_k)
+    rotate_half = np.concatenate([-Q[..., 3:], Q[..., :3]], axis=-1)
+    expected = Q * np.cos(angle) + rotate_half * np.sin(angle)
+    got = schemes.REGISTRY["rope_halves"].turn(Q, np.arange(7))
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15)
+
+
+def test_rope_halves_is_rope_with_the_columns_of_W_Q_and_W_K_reordered(X):
+    W_Q, W_K, W_V = pa.default_projections(8, 6, 3, seed=1)
+    evens_then_odds = [0, 2, 4, 1, 3, 5]
+    A = pa.attention_with_positions(X, W_Q, W_K, W_V, "rope")[1]
+    reordered = pa.attention_with_positions(X, W_Q[:, evens_then_odds], W_K[:, evens_then_odds],
+                                            W_V, "rope_halves")[1]
+    np.testing.assert_allclose(reordered, A, rtol=0, atol=1e-15)
+    as_is = pa.attention_with_positions(X, W_Q, W_K, W_V, "rope_halves")[1]
+    assert np.abs(as_is - A).max() > 1e-3  # the same weights in the other layout: another model
