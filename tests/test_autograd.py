@@ -9,9 +9,10 @@ import pytest
 from autograd import grad
 
 import posattn as pa
+from posattn import schemes
 from posattn.experiments import backward, model
 
-SCHEMES = [None, *pa.SCHEMES]
+SCHEMES = [None, *schemes.REGISTRY]  # every registered scheme, the series' and any other
 
 
 def _directional_check(f, x, rng, eps=1e-6, u=None):

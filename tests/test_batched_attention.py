@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import posattn as pa
+from posattn import schemes
 
-SCHEMES_AND_NONE = [None, *pa.SCHEMES]
+SCHEMES_AND_NONE = [None, *schemes.REGISTRY]  # every registered scheme
 
 
 @st.composite

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import posattn as pa
+from posattn import schemes
 
 TEMPLATE = re.compile(r"^\S.* must .+; got .+", re.DOTALL)
 EXTREMES = [0.0, 1.0, -1.0, 1e-300, 1e150, 1e200, -1e200, 1e300, 1.7e308, -1.7e308,
@@ -120,7 +121,7 @@ CALLS = {
     "encoder": lambda c: pa.encoder(c.X, [_block(c)] * 2),
     "init_encoder_params": lambda c: tuple(pa.init_encoder_params(2 * c.k, c.k, c.k).values())[1:],
 }
-for _scheme in [None, *pa.SCHEMES]:
+for _scheme in [None, *schemes.REGISTRY]:  # every registered scheme
     CALLS[f"attention_with_positions[{_scheme}]"] = (
         lambda c, s=_scheme: pa.attention_with_positions(c.X, c.W_Q, c.W_K, c.W_V, s))
 for _scheme in ("alibi", "alibi_symmetric"):

@@ -20,7 +20,7 @@ import posattn as pa
 from posattn import _checks, testing
 
 PACKAGE = Path(pa.__file__).parent
-MATH = ("attention", "positions", "rope", "transformer", "permutations", "embeddings",
+MATH = ("attention", "positions", "rope", "schemes", "transformer", "permutations", "embeddings",
         "baselines", "testing")
 PUBLIC = {name for module in (pa, testing) for name in module.__all__
           if inspect.isfunction(getattr(module, name))}  # posattn.testing: imported on its own
@@ -44,6 +44,12 @@ def _called(function: ast.FunctionDef) -> set[str]:
 FUNCTIONS = {module: _functions(module) for module in MATH}
 KERNELS = {(module, name): f for module, fs in FUNCTIONS.items() for name, f in fs.items()
            if name.startswith("_") and not name.startswith("_check")}
+# a scheme's forward and backward (its methods but its doors, check and check_trained) are
+# kernels too
+KERNELS |= {("schemes", f"{c.name}.{f.name}"): f
+            for c in ast.parse((PACKAGE / "schemes.py").read_text(encoding="utf-8")).body
+            if isinstance(c, ast.ClassDef) for f in c.body
+            if isinstance(f, ast.FunctionDef) and not f.name.startswith("check")}
 CHECKS = {name for fs in FUNCTIONS.values() for name in fs if name.startswith("_check")} | DOOR
 ALL_KERNELS = {name for _, name in KERNELS}
 PUBLIC_DEFS = {(module, name): f for module, fs in FUNCTIONS.items() for name, f in fs.items()
@@ -85,7 +91,7 @@ def _raises(function: ast.FunctionDef) -> bool:
     return any(isinstance(node, ast.Raise) for node in ast.walk(function))
 
 
-@pytest.mark.parametrize("module", ["attention", "positions", "rope", "transformer"])
+@pytest.mark.parametrize("module", ["attention", "positions", "rope", "schemes", "transformer"])
 def test_the_equations_come_first_in_the_modules_students_read(module):
     """Top-down: every kernel is defined before the first public function."""
     order = list(FUNCTIONS[module])

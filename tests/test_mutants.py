@@ -15,7 +15,7 @@ import posattn as pa
 from tools import mutants as tm
 
 SRC = Path(tm.SRC) / "posattn"
-MATH = ("attention", "baselines", "embeddings", "permutations", "positions", "rope",
+MATH = ("attention", "baselines", "embeddings", "permutations", "positions", "rope", "schemes",
         "transformer", "experiments")  # the modules a notebook calls for its evidence
 
 
@@ -76,7 +76,7 @@ def test_each_mutant_names_notebooks_that_call_its_module(mutant):
 def test_the_notebook_check_can_fail():
     """Notebook 02 computes Y = A V with numpy alone: it calls nothing of the schemes."""
     assert not called("02") & users("positions.py")
-    assert "attention_with_positions" in called("08") & users("positions.py")
+    assert "attention_with_positions" in called("08") & users("schemes.py")
     assert "encoder" in users("attention.py")  # transformer.py builds on attention's kernels
 
 

@@ -18,9 +18,7 @@ from .permutations import (
     symmetries,
 )
 from .positions import (
-    SCHEMES,
     alibi_bias,
-    attention_with_positions,
     causal_mask,
     learned_positions,
     relative_bias,
@@ -28,6 +26,7 @@ from .positions import (
     sinusoidal_shift,
 )
 from .rope import frequencies, rope
+from .schemes import SCHEMES, attention_with_positions
 from .transformer import (
     encoder,
     encoder_block,

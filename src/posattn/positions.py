@@ -1,34 +1,25 @@
-"""Putting position back: one registry of schemes that break attention's permutation symmetry.
+"""Putting position back: the encodings, biases and masks that break attention's symmetry.
 
-``SCHEMES`` maps a name to one small kernel ``f(X, W_Q, W_K, W_V, **options)`` that
-returns ``(Q, K, V, mask, bias)`` for attention; its docstring holds its equation. No positions
-at all is ``scheme=None``. :func:`attention_with_positions` checks the arguments, then calls
-the scheme. Adding a scheme is one function here, decorated with ``@_scheme("name")``, and its
-tests (and a check of its options in ``_check_options`` if it takes any).
+Sinusoidal and learned positions E, ALiBi's and the relative scheme's score biases B, and the
+causal mask: kernels first (the equations), then the public functions that check their
+arguments once. The schemes that put them into attention, one object each, are in ``schemes``.
 """
 
-import inspect
 import math
-from collections.abc import Callable
 
 import numpy as np
 
 from ._checks import (
     as_matrix,
     check_choice,
-    check_even,
     check_int,
     check_number,
-    check_projections,
     check_size,
     finite_result,
     quiet_overflow,
-    shown,
 )
-from .attention import _attention, _project
-from .rope import _frequencies, _rotate
+from .rope import _frequencies
 
-SCHEMES: dict[str, Callable] = {}  # name -> scheme, in the order they are defined below
 LEARNED_ROWS = 64  # rows of the default learned table: positions 0 … 63
 RELATIVE_CLIP = 4  # the default clip distance k of "relative": offsets −4 … 4 have their own bias
 
@@ -64,6 +55,13 @@ def _learned_table(max_len: int, d: int, seed: int = 0):
     return np.random.default_rng(seed).normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))
 
 
+def _table_rows(E, p):
+    """E_p, row p of a table E (..., max_len, d) at positions p: (n,), or (..., n) per sequence."""
+    if np.ndim(p) == 1:  # the same positions for every sequence
+        return E[..., p, :]  # (..., n, d)
+    return np.take_along_axis(E, p[..., None], axis=-2)  # (..., B, n, d)
+
+
 def _alibi_bias(n: int, m):
     """B[i, j] = −m·|i − j|."""
     i = np.arange(n)
@@ -89,91 +87,6 @@ def _relative_bias(n: int, table, max_distance: int):
 def _causal_mask(n: int):
     """True where j ≤ i: token i sees itself and earlier tokens only."""
     return np.tri(n, dtype=bool)  # (n, n)
-
-
-def _scheme(name: str):
-    def register(f: Callable) -> Callable:
-        SCHEMES[name] = f
-        return f
-    return register
-
-
-@_scheme("sinusoidal")
-def _sinusoidal(X, W_Q, W_K, W_V):
-    """X + E with E[p, 2i] = sin(p ω_i), E[p, 2i+1] = cos(p ω_i): added to the input."""
-    n, d = X.shape[-2:]
-    return (*_project(X + _sinusoidal_positions(n, d), W_Q, W_K, W_V), None, None)
-
-
-@_scheme("learned")
-def _learned(X, W_Q, W_K, W_V, table=None):
-    """X + E with E = rows 0 … n − 1 of a (max_len, d) table: added to the input.
-
-    ``table`` defaults to the fixed random one of :func:`learned_positions`; pass a trained one.
-    """
-    n, d = X.shape[-2:]
-    E = _learned_table(LEARNED_ROWS, d) if table is None else table  # (max_len, d)
-    return (*_project(X + E[:n], W_Q, W_K, W_V), None, None)
-
-
-@_scheme("rope")
-def _rope(X, W_Q, W_K, W_V):
-    """q_i, k_j turned by the angles i·ω and j·ω (RoPE): the score q_i·k_j sees i − j only."""
-    Q, K, V = _project(X, W_Q, W_K, W_V)
-    p = np.arange(Q.shape[-2])  # positions 0 … n − 1
-    return _rotate(Q, p), _rotate(K, p), V, None, None
-
-
-@_scheme("alibi")
-def _alibi(X, W_Q, W_K, W_V, slope=0.5):
-    """S_ij − m·(i − j) on keys j ≤ i, with the causal mask: the paper's ALiBi.
-
-    Press et al. 2022, "Train Short, Test Long": a penalty that grows with the distance
-    back to each earlier key, designed so that a model trained on short sequences keeps
-    working on longer ones (length extrapolation).
-    """
-    Q, K, V = _project(X, W_Q, W_K, W_V)
-    n = Q.shape[-2]
-    return Q, K, V, _causal_mask(n), _alibi_bias(n, slope)  # B = −m·(i − j) where j ≤ i
-
-
-@_scheme("alibi_symmetric")
-def _alibi_symmetric(X, W_Q, W_K, W_V, slope=0.5):
-    """S_ij − m·|i − j| on every key, no mask: sees distances, not direction (blind to reversal)."""
-    Q, K, V = _project(X, W_Q, W_K, W_V)
-    return Q, K, V, None, _alibi_bias(Q.shape[-2], slope)
-
-
-@_scheme("causal")
-def _causal(X, W_Q, W_K, W_V):
-    """α_ij = 0 for j > i (S_ij = −inf): token i sees itself and earlier tokens only."""
-    Q, K, V = _project(X, W_Q, W_K, W_V)
-    return Q, K, V, _causal_mask(Q.shape[-2]), None
-
-
-@_scheme("relative")
-def _relative(X, W_Q, W_K, W_V, table=None, max_distance=None):
-    """S_ij + b[clip(j − i, −k, k)]: a learned number per offset j − i, clipped at ±k.
-
-    In the spirit of Shaw et al. 2018 (who learn a vector per clipped offset, on the keys'
-    and the values' side) and of T5 (Raffel et al. 2020: a number per bucket of offsets, on
-    the scores). ``table`` b holds 2k + 1 numbers, for the offsets −k … k (default: a fixed
-    random one, standing in for a trained one); ``max_distance`` is k (default: from the
-    table's length, else RELATIVE_CLIP). Every offset of +k or more gets the end entry b[2k],
-    every offset of −k or less b[0]: the blind spot. No buckets here: one entry per offset.
-    """
-    Q, K, V = _project(X, W_Q, W_K, W_V)
-    k = max_distance if max_distance is not None else (
-        RELATIVE_CLIP if table is None else (np.shape(table)[-1] - 1) // 2)
-    b = _relative_table(k) if table is None else table  # (2k + 1,)
-    return Q, K, V, None, _relative_bias(Q.shape[-2], b, k)
-
-
-def _with_positions(X, W_Q, W_K, W_V, scheme=None, **options):
-    """Y, A = attention(Q, K, V, mask, B), the scheme making Q, K, V, mask and B (None: none)."""
-    if scheme is None:
-        return _attention(*_project(X, W_Q, W_K, W_V))  # Q, K, V = X W_Q, X W_K, X W_V
-    return _attention(*SCHEMES[scheme](X, W_Q, W_K, W_V, **options))  # Q, K, V, mask, bias
 
 
 # ---- public functions: check once, then call the kernels -----------------------------------
@@ -299,59 +212,3 @@ def causal_mask(n: int) -> np.ndarray:
     n = check_int("n", n)
     check_size("n", n, n * n, "the (n, n) mask")
     return _causal_mask(n)
-
-
-def _check_scheme(scheme, options: dict) -> Callable | None:
-    """The scheme's function (None for no positions), once its name and options are checked."""
-    if scheme is not None and (not isinstance(scheme, str) or scheme not in SCHEMES):
-        raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}, or None for no "
-                         f"positions; got {shown(scheme)}.")
-    allowed = [] if scheme is None else list(inspect.signature(SCHEMES[scheme]).parameters)[4:]
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        raise TypeError(f"options for scheme {scheme!r} must be among ({', '.join(allowed)}); "
-                        f"got {', '.join(unknown)}.")
-    return SCHEMES.get(scheme)  # type: ignore[arg-type]  # None: no scheme
-
-
-def _check_options(scheme, options: dict, n: int, d: int, d_k: int) -> dict:
-    """The values of a scheme's options: a slope above 0, a table of d columns and ≥ n rows."""
-    checked = dict(options)
-    if "slope" in options:
-        checked["slope"] = check_number("slope", options["slope"], above=0.0)
-    if scheme == "learned":
-        table = options.get("table")
-        if table is not None:
-            checked["table"] = as_matrix("table", table, ("max_len", d), f" to match X's {d} "
-                                         "features")
-        _check_length(n, LEARNED_ROWS if table is None else np.shape(checked["table"])[0])
-    if scheme == "relative":
-        table, k = _check_relative(options.get("table"), options.get("max_distance"))
-        checked.update({"table": table} if "table" in options else {})
-        checked.update({"max_distance": k} if "max_distance" in options else {})
-    if scheme == "rope":
-        check_even("W_Q", d_k, " (q and k are turned pair by pair)")
-    return checked
-
-
-def attention_with_positions(X, W_Q, W_K, W_V, scheme: str | None = None,
-                             **options) -> tuple[np.ndarray, np.ndarray]:
-    """Self-attention with position put back by one scheme from :data:`SCHEMES`.
-
-    ``scheme=None`` is exactly :func:`self_attention`; ``options`` go to the scheme
-    (``table=`` for "learned", ``slope=`` for the two ALiBi schemes, ``table=`` and
-    ``max_distance=`` for "relative"). X is (n, d), or
-    (B, n, d) for B sequences of length n: each gets the same positions 0 … n − 1.
-
-    >>> X, (W_Q, W_K, W_V) = np.eye(3, 8), [np.eye(8, 4)] * 3
-    >>> [attention_with_positions(X, W_Q, W_K, W_V, s)[1].shape for s in (None, "rope")]
-    [(3, 3), (3, 3)]
-    """
-    _check_scheme(scheme, options)
-    X, W_Q, W_K, W_V = check_projections(X, W_Q, W_K, W_V)
-    n, d = np.shape(X)[-2:]
-    options = _check_options(scheme, options, n, d, np.shape(W_Q)[1])
-    with quiet_overflow():
-        Y, A = _with_positions(X, W_Q, W_K, W_V, scheme, **options)
-    arguments = ", ".join(["X", "W_Q", "W_K", "W_V", *options])
-    return finite_result(" and".join(arguments.rsplit(",", 1)), "attention", Y, A)

@@ -3,7 +3,7 @@
 import itertools
 
 from ..experiments import noun_pairs, who_bites_whom
-from ..positions import SCHEMES
+from ..schemes import SCHEMES
 from . import NotYet, as_array, as_choice, call, checker, close, read_only
 
 # Where the notebook defines the names an answer may use (a NameError's hint names the cell).

@@ -3,7 +3,8 @@
 import numpy as np
 
 from ..embeddings import default_projections
-from ..positions import attention_with_positions, relative_bias
+from ..positions import relative_bias
+from ..schemes import attention_with_positions
 from . import NotYet, as_array, as_rows, checker, close, read_only, returned, say
 
 N_WORDS, CLIP, SWAP = 10, 2, (6, 9)  # exercise 1: ten words, k = 2, words 6 and 9 swap places

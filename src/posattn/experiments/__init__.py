@@ -3,7 +3,7 @@
 One tiny model per positional scheme and seed, trained by AdamW, in five files of one idea each:
 
 - ``tasks``: the data (who bites whom, copy the first word, the probe's rows);
-- ``model``: the forward pass, the package's own kernels (attention, the schemes, RoPE's turn);
+- ``model``: the forward pass, the package's own kernels (attention, the registry's schemes);
 - ``backward``: its gradients, written out (tests/test_autograd.py checks them);
 - ``training``: AdamW for every seed at once, and the accuracies;
 - ``probes``: does a head without positions know where each word is?
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .._checks import check_choice, check_int, finite_result, quiet_overflow, shorten, shown
-from ..positions import _check_scheme, _with_positions
+from ..schemes import _check_scheme, _with_positions
 from .checks import (
     MAX_PROBE_SEEDS,
     MAX_ROW_LEN,

@@ -7,9 +7,8 @@ every weight's gradient against finite differences, for every scheme, read-out a
 import numpy as np
 
 from ..attention import _attention_gradient, _softmax
-from ..positions import RELATIVE_CLIP, _relative_entries
-from ..rope import _rotate
-from .model import _by_seed, _cross_entropy, _forward, _one_hot, _output, _read
+from ..schemes import _one_hot, _scheme_of
+from .model import _by_seed, _cross_entropy, _forward, _output, _read
 
 
 def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positions=None):
@@ -18,7 +17,8 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
     Seed s's gradient is its own loss's. Backwards from the loss: the cross-entropy's gradient
     for the logits is softmax(z) − one_hot(label), per row read; the output layer and the
     read-out pass it to Y; attention's own backward pass (``_attention_gradient``) to Q, K, V
-    and the scores; RoPE turns it back by −p; then :func:`_input_gradients`.
+    and the scores; the scheme turns q's and k's back (if it turned them); then
+    :func:`_input_gradients`, and the scheme's own gradient for its trained table.
     tests/test_autograd.py checks every weight's gradient against finite differences.
     """
     f = _forward(params, ids, scheme, positions)
@@ -28,10 +28,12 @@ def _gradients(params: dict, ids, labels, scheme, readout: str = "mean", positio
     dH = dz @ params["W_out"].swapaxes(-1, -2)  # (S, N, d)
     dQ, dK, dV, dS = _attention_gradient(f["Q"], f["K"], f["V"], f["A"],
                                          _read_gradient(dH, f["Y"], readout))
-    if scheme == "rope":  # a turn by p is undone by the turn by −p (its transpose)
-        dQ, dK = _rotate(dQ, -f["p"]), _rotate(dK, -f["p"])
-    return _cross_entropy(z, y), {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1),
-                                  **_input_gradients(params, f, ids, dQ, dK, dV, dS, scheme)}
+    chosen = _scheme_of(scheme)
+    dQ, dK = chosen.turn_back(dQ, f["p"]), chosen.turn_back(dK, f["p"])  # ∂L/∂(X W_Q), ∂L/∂(X W_K)
+    grads, dX = _input_gradients(params, f, ids, dQ, dK, dV)
+    if chosen.trained:  # the scheme's trainable part: E added to X, or b added to S
+        grads["table"] = chosen.gradient(dX, dS, f["p"], params["table"][:, None])
+    return _cross_entropy(z, y), {"W_out": H.swapaxes(-1, -2) @ dz, "b": dz.sum(axis=1), **grads}
 
 
 def _read_gradient(dH, Y, readout: str):
@@ -50,21 +52,14 @@ def _read_gradient(dH, Y, readout: str):
     return dY
 
 
-def _input_gradients(params: dict, f: dict, ids, dQ, dK, dV, dS, scheme) -> dict:
-    """The gradients of W_Q, W_K, W_V (Q, K, V = X W), of the embeddings (X = [e, 1] + E) and of
-    a scheme's table: a learned E sums the gradients at its rows, a relative b at its entries."""
-    X, (S, _, n, _) = f["X"], f["X"].shape
+def _input_gradients(params: dict, f: dict, ids, dQ, dK, dV) -> tuple[dict, np.ndarray]:
+    """The gradients of W_Q, W_K, W_V (Q, K, V = X W) and of the embeddings (X = [e, 1] + E),
+    and ∂L/∂X, (S, B, n, d): the gradient a table added to X gets."""
+    X = f["X"]
     grads, dX = {}, 0.0
     for name, dZ in (("W_Q", dQ), ("W_K", dK), ("W_V", dV)):  # Z = X W
         grads[name] = _by_seed(X).swapaxes(-1, -2) @ _by_seed(dZ)  # Σ over all rows: (S, d, d)
         dX = dX + dZ @ params[name][:, None].swapaxes(-1, -2)  # (S, B, n, d)
     words = _by_seed(_one_hot(ids, len(params["embed"][0])))  # (S, B·n, words)
     grads["embed"] = words.swapaxes(-1, -2) @ _by_seed(dX[..., :-1])  # X's last column is 1
-    if scheme == "learned":  # E's row p gets the gradient of every word at position p
-        at = _by_seed(_one_hot(np.broadcast_to(f["p"], ids.shape), params["table"].shape[1]))
-        grads["table"] = at.swapaxes(-1, -2) @ _by_seed(dX)  # (S, max_len, d)
-    if scheme == "relative":  # b's entry o gets the gradient of every score at offset o
-        entries = _relative_entries(n, RELATIVE_CLIP).ravel()  # (n·n,)
-        grads["table"] = (dS.sum(axis=1).reshape(S, n * n)
-                          @ _one_hot(entries, 2 * RELATIVE_CLIP + 1))  # (S, 2k + 1)
-    return grads
+    return grads, dX

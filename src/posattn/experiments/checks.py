@@ -1,12 +1,11 @@
 """The door of the experiments: each public function's arguments checked once, here and through
-the package's ``_checks`` (and ``positions._check_scheme``), before any kernel runs."""
+the package's ``_checks`` (and the registry's, ``schemes``), before any kernel runs."""
 
 import numpy as np
 
 from .._checks import (
     as_matrix,
     check_choice,
-    check_even,
     check_finite,
     check_format,
     check_int,
@@ -15,13 +14,15 @@ from .._checks import (
     shown,
     shown_int,
 )
-from ..positions import RELATIVE_CLIP
+from ..schemes import REGISTRY, _scheme_of
 from .tasks import NOUNS, VERBS
 
 MAX_SEEDS = 100  # seeds train side by side: 10 take about a second per scheme, 100 about ten
 MAX_PROBE_SEEDS = 30  # a probe's models are larger: 30 seeds take about six seconds
 MAX_ROW_LEN = 64  # length_generalisation's longest rows: longer ones make the training slow
-REMEDIES = {"randomized": ("learned", "sinusoidal"), "interpolation": ("rope",)}  # remedy: schemes
+# remedy: the schemes whose positions it changes (each scheme names its own: Scheme.remedies)
+REMEDIES = {remedy: tuple(sorted(name for name, s in REGISTRY.items() if remedy in s.remedies))
+            for remedy in ("randomized", "interpolation")}
 PROBE_SCHEMES = ("rope", "relative", "alibi", "alibi_symmetric")  # the probe's relative schemes
 MAX_STEPS = 2000  # AdamW steps: the series trains 100 (200 for the probe) and varies 100 … 800
 MAX_WIDTH = 64  # the model's width d: the series uses 12 and varies 8 … 24
@@ -95,10 +96,10 @@ def _check_lengths(name: str, values) -> list[int]:
 
 
 def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
-    """One seed's trained weights: embed (words, d − 1), W_Q, W_K, W_V (d, ·), and the table:
-    (≥ n, d) for "learned", (2 RELATIVE_CLIP + 1,) for "relative"."""
-    keys = ["embed", "W_Q", "W_K", "W_V"] + (["table"] if scheme in ("learned", "relative")
-                                             else [])
+    """One seed's trained weights: embed (words, d − 1), W_Q, W_K, W_V (d, ·), and the scheme's
+    trained table if it has one, as the scheme's own door checks it."""
+    chosen = _scheme_of(scheme)
+    keys = ["embed", "W_Q", "W_K", "W_V"] + (["table"] if chosen.trained else [])
     if not isinstance(params, dict):
         raise TypeError(f"params must be one seed's weights, a dict such as "
                         f"who_bites_whom(scheme)['params'][0]; got {type(params).__name__} "
@@ -114,20 +115,8 @@ def _check_params(params, scheme, n: int) -> tuple[np.ndarray, ...]:
     W_Q = as_matrix("params['W_Q']", params["W_Q"], (d, "d_k"), f" to match X's {d} features")
     W_K = as_matrix("params['W_K']", params["W_K"], W_Q.shape, ", the shape of W_Q")
     W_V = as_matrix("params['W_V']", params["W_V"], (d, "d_v"), f" to match X's {d} features")
-    if scheme == "rope":
-        check_even("params['W_Q']", W_Q.shape[1], " (q and k are turned pair by pair)")
-    if scheme == "relative":
-        return embed, W_Q, W_K, W_V, as_matrix("params['table']", params["table"], (
-            2 * RELATIVE_CLIP + 1,), f", one bias per offset −{RELATIVE_CLIP} … {RELATIVE_CLIP}")
-    if scheme != "learned":
-        return embed, W_Q, W_K, W_V
-    table = as_matrix("params['table']", params["table"], ("max_len", d), f" to match X's {d} "
-                      "features")
-    if n > len(table):
-        raise ValueError(f"sentence must have at most {len(table)} words, the rows of the learned "
-                         f"table in params; got {n} words. A learned table knows no position it "
-                         "never saw: use a shorter sentence.")
-    return embed, W_Q, W_K, W_V, table
+    table = chosen.check_trained(params, n, d, W_Q.shape[1])
+    return (embed, W_Q, W_K, W_V) + (() if table is None else (table,))
 
 
 def _check_numbers(name: str, values) -> list[float]:
@@ -191,7 +180,7 @@ def _check_remedy(remedy, scheme) -> None:
     if remedy is None:
         return
     check_choice("remedy", remedy, tuple(REMEDIES))
-    if scheme not in REMEDIES[remedy]:
+    if remedy not in _scheme_of(scheme).remedies:
         schemes = " and ".join(map(repr, REMEDIES[remedy]))
         raise ValueError(f"remedy {remedy!r} changes the positions of {schemes} only; got scheme "
                          f"{scheme!r}. Use remedy=None with this scheme.")

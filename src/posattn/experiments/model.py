@@ -5,68 +5,50 @@
 
 The last column of X is a constant 1: a bias row for W_Q, W_K and W_V, as real layers have.
 S seeds run side by side, each with its own weights stacked on the leading axis. The forward
-pass is the package's own kernels (attention, the schemes, RoPE's turn); ``backward`` holds
-its gradients.
+pass is the package's own kernels: attention, and the scheme's object from the registry;
+``backward`` holds its gradients.
 """
 
 import math
 
 import numpy as np
 
-from ..attention import _attention, _project
-from ..positions import RELATIVE_CLIP, SCHEMES, _sinusoids
-from ..rope import _rotate
+from ..attention import _attention
+from ..schemes import _scheme_of
 
 D = 12  # the width d of X and of Q, K, V, by default (the public functions take width=)
 
 
 def _init(rng, vocab: int, classes: int, max_len: int, scheme, d: int = D) -> dict:
-    """One seed's small random weights of width d: entries of X and of Q, K, V start of order 1."""
+    """One seed's small random weights of width d: entries of X and of Q, K, V start of order 1;
+    then the scheme's trainable table, if it has one."""
     scale = 1.0 / math.sqrt(d)
     params = {"embed": rng.normal(0.0, 1.0, (vocab, d - 1)),  # (vocab, d − 1); X adds a 1
               "W_out": rng.normal(0.0, scale, (d, classes)), "b": np.zeros(classes)}
     for name in ("W_Q", "W_K", "W_V"):
         params[name] = rng.normal(0.0, scale, (d, d))  # (d, d)
-    if scheme == "learned":  # the same spread as learned_positions; rows never used get no gradient
-        params["table"] = rng.normal(0.0, 1.0 / math.sqrt(2.0), (max_len, d))  # (max_len, d)
-    if scheme == "relative":  # one bias per offset −k … k, the spread of the scores at the start
-        params["table"] = rng.normal(0.0, scale, 2 * RELATIVE_CLIP + 1)  # (2k + 1,)
-    return params
+    table = _scheme_of(scheme).init(rng, max_len, d)
+    return params if table is None else {**params, "table": table}
 
 
 def _forward(params: dict, ids, scheme=None, positions=None) -> dict:
     """The forward pass for ids (S, B, n): seed s's sentences through seed s's weights.
 
     Returns X (the rows attention reads, positions added), Q, K, V, A and Y, (S, B, ·, ·) each,
-    and p, the positions a table or RoPE used (None for the other schemes).
-    A position enters in one of three places: the input X + E ("learned", "sinusoidal"), q and
-    k turned by p ("rope"), or a mask and a bias on the scores (the registry's other schemes).
+    and p, the positions the scheme was given. The scheme (the registry's object) changes the
+    input, q and k, or the scores, with seed s's own trained table if it has one.
     ``positions`` None: the scheme's own positions 0 … n − 1. Otherwise the positions each
     word is given instead (a remedy): (S, B, n) whole numbers below the table's length for
-    "learned", any real numbers for "sinusoidal"; (n,) real numbers for "rope".
+    a learned table, any real numbers for sinusoids; (n,) real numbers for a turn of q and k.
     """
     S, _, n = ids.shape
     seed = np.arange(S)[:, None, None]  # (S, 1, 1): each seed looks up its own embeddings
     X = np.concatenate([params["embed"][seed, ids], np.ones((*ids.shape, 1))], axis=-1)
     W = [params[k][:, None] for k in ("W_Q", "W_K", "W_V")]  # (S, 1, d, d): one per seed
-    p = None
-    if scheme in ("learned", "rope"):
-        p = np.arange(n) if positions is None else positions
-    if scheme == "learned":  # X + E[:n], with seed s's own table E
-        X = X + (params["table"][:, None, :n] if positions is None
-                 else params["table"][seed, positions])
-    if scheme == "sinusoidal":  # X + E_p, at positions 0 … n − 1 or at the given ones
-        X = X + _sinusoids(np.arange(n) if positions is None else positions, X.shape[-1])
-    mask = bias = None
-    if scheme in (None, "learned", "sinusoidal", "rope"):
-        Q, K, V = _project(X, *W)  # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d)
-    elif scheme == "relative":  # the scheme's bias b[clip(j − i)], with seed s's own table b
-        Q, K, V, mask, bias = SCHEMES[scheme](X, *W, table=params["table"][:, None],
-                                              max_distance=RELATIVE_CLIP)  # bias (S, 1, n, n)
-    else:
-        Q, K, V, mask, bias = SCHEMES[scheme](X, *W)
-    if scheme == "rope":  # q_i and k_j turned by their positions
-        Q, K = _rotate(Q, p), _rotate(K, p)
+    p = np.arange(n) if positions is None else positions
+    table = {"table": params["table"][:, None]} if "table" in params else {}  # (S, 1, …)
+    # (S, B, n, d) @ (S, 1, d, d) -> (S, B, n, d); mask and bias (n, n) or (S, 1, n, n)
+    X, Q, K, V, mask, bias = _scheme_of(scheme).forward(X, *W, p, **table)
     Y, A = _attention(Q, K, V, mask, bias)
     return {"X": X, "Q": Q, "K": K, "V": V, "A": A, "Y": Y, "p": p}
 
@@ -114,11 +96,6 @@ def _cross_entropy(z, labels):
     (S, …)."""
     picked = np.take_along_axis(z, labels[..., None], axis=-1)[..., 0]  # z[label]
     return (_log_sum_exp(z) - picked).reshape(len(z), -1).mean(axis=1)
-
-
-def _one_hot(index, size: int):
-    """(..., size): 1.0 where the last axis equals index, 0.0 elsewhere."""
-    return (np.asarray(index)[..., None] == np.arange(size)).astype(np.float64)
 
 
 def _by_seed(M):

@@ -12,7 +12,7 @@ import numpy as np
 from .._checks import check_perm, shown
 from ..embeddings import default_projections, embed, tokenize
 from ..permutations import permutation_matrix
-from ..positions import SCHEMES, attention_with_positions
+from ..schemes import SCHEMES, attention_with_positions
 
 MAX_WORDS = 12  # a 12 × 12 heatmap still reads; longer sentences are refused
 MAX_LETTERS = 16  # a longer word would crowd the other panel
