@@ -32,8 +32,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from benchmarks.bench_explorer_browser import Folders
-from tests.browser.jlab import EXPLORER, serving
-from tests.launchers import descendants
+from tools.run.lab_driver import EXPLORER, descendants, serving
 
 SESSION = uuid.uuid4().hex
 

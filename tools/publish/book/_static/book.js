@@ -4,7 +4,7 @@
   const SMALLEST = 10.5; // px: a printed table's font is never made smaller than this
   const LABEL = "Printed table, wider than the page: it scrolls sideways";
 
-  // A printed table (its lines kept whole, tools/book/extension.py) wider than its column gets a
+  // A printed table (its lines kept whole, tools/publish/book/extension.py) wider than its column gets a
   // smaller font, down to SMALLEST; one still too wide scrolls in its own box, which is then a
   // labelled region the keyboard can reach.
   function fitTables() {

@@ -1,6 +1,6 @@
 """Install a hash-pinned lock into this environment, and check that what is installed is the lock.
 
-    python tools/lock_install.py LOCK [LOCK …]     (run with the environment's own python)
+    python tools/run/lock_install.py LOCK [LOCK …]     (run with the environment's own python)
 
 pip checks a lock's hashes only for what it downloads: a package already installed at the pinned
 version is taken as it is, so in an existing environment a lock whose hashes were changed would

@@ -1,6 +1,6 @@
 """`make test`'s pytest, in three runs side by side: together they are `python -m pytest`.
 
-    python -m tools.run_tests [PYTEST OPTION ...]
+    python -m tools.run.run_tests [PYTEST OPTION ...]
 
 Most of the suite's time is spent waiting: on kernels, servers and Chromium. So the tests run as
 three pytest processes at once, each reported whole: everything outside tests/browser/ (shown as
@@ -9,16 +9,16 @@ other browser tests (servers, decks, Notebook 7). The exit status is 0 only if a
 
 More than one run builds decks or the book, so the slide assets are fetched once, before the runs
 start (on a fresh clone, this is the step that needs the npm registry); the builders also take a
-lock (tools/build_slides.py), so a run started some other way cannot race them either.
+lock (tools/publish/build_slides.py), so a run started some other way cannot race them either.
 """
 
 import subprocess
 import sys
 from pathlib import Path
 
-from tools.build_slides import AssetsUnavailable, vendor
+from tools.publish.build_slides import AssetsUnavailable, vendor
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAB = [f"tests/browser/{name}.py" for name in  # one JupyterLab session: notebook 05 runs once
        ("test_notebooks", "test_explorer", "test_keyboard", "test_rise")]
 RUNS = {

@@ -1,34 +1,34 @@
 """Serve this environment's Jupyter on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
 
-    python -m tools.servers               # `make lab`: JupyterLab on notebooks/
-    python -m tools.servers present [NB]  # `make present`: a notebook as live slides in Voilà
-    python -m tools.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
-    python -m tools.servers check [present [NB]]    # the checks alone (the Makefile's first step)
+    python -m tools.serve.servers               # `make lab`: JupyterLab on notebooks/
+    python -m tools.serve.servers present [NB]  # `make present`: a notebook as live slides in Voilà
+    python -m tools.serve.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
+    python -m tools.serve.servers check [present [NB]]  # the checks alone (make's first step)
 
 - The launcher is the server: after its checks it runs the Jupyter app in its own process, so
   nothing it started outlives it, whatever stops it (a kernel ends when its parent goes:
   ipykernel's parent poller; `kill -9` included). Nor do its files: they go to a runtime folder
-  of its own, removed as it ends, or by the next launch if it was killed (tools/runtime.py).
+  of its own, removed as it ends, or by the next launch if it was killed (tools/serve/runtime.py).
 - Nor does it outlive the command that started it (make, a shell, a test), however that ends:
   `kill -9` of make stops the server within a second, as SIGTERM does, kernels and files with it
-  (tools.runtime.end_with_parent). The Makefile runs it with exec, so its parent is make.
+  (tools.serve.runtime.end_with_parent). The Makefile runs it with exec, so its parent is make.
 - The URL with the token is printed to a terminal only. When stdout is not a terminal (`make lab
   > lab.log`, a pipe) the URL is printed without it, and the line after names the file that
   holds the whole URL: "url" in the server's private runtime folder, readable by the user alone
   (0600 in a 0700 folder), gone when the server stops. Jupyter's own log (stderr) never holds
-  the token (tools/lab_app.py). (start() reads the token from a pipe of its own: print_json.)
+  the token (jupyter_adapter.py). (start() reads the token from a pipe of its own: print_json.)
 - A HOME (or JUPYTER_RUNTIME_DIR) where Jupyter cannot keep its runtime files is said in one line
-  (tools.runtime.runtime_base), by the checks too.
+  (tools.serve.runtime.runtime_base), by the checks too.
 - The server makes its token (Jupyter's identity provider), which never reaches a command line.
   The launcher binds the port before anything starts ($PORT, else the nearest free port to it, up
-  to 65535) and the server listens on that socket (tools/lab_app.py, tools/voila_app.py): the
+  to 65535) and the server listens on that socket (jupyter_adapter.py, voila_adapter.py): the
   URL, printed once it listens, names the port bound, and two servers started together each get
   their own. A PORT that is no port, or with no free port near it, is said in one line.
 - A request whose Host header names another machine (a DNS-rebinding page) is refused: by
-  Jupyter's own check (allow_remote_access off), and by tools/voila_app.py for Voilà. Voilà's
+  Jupyter's own check (allow_remote_access off), and by voila_adapter.py for Voilà. Voilà's
   server extension, which skips that check, is not loaded into JupyterLab.
 - A path that names nothing (a NUL byte, a name too long for a file, an unknown export format) is
-  a 404, never a 500 (tools/lab_app.py, tools/voila_app.py).
+  a 404, never a 500 (tools/serve/jupyter_adapter.py, tools/serve/voila_adapter.py).
 - SIGINT, SIGTERM and SIGHUP stop the server and shut its kernels down, even in a launcher that
   was started with SIGINT ignored (`make lab &` in a script); SIGHUP is left ignored under nohup.
 """
@@ -44,7 +44,7 @@ from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 PORTS = range(1, 65536)
 DEFAULT_PORT = {"lab": 8888, "notebook": 8888, "voila": 8866}
@@ -107,7 +107,7 @@ def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> 
     """Run app with argv (after options(app)) in this process, listening on sockets, until a
     signal stops it, or the process that started this one dies; announce(port, token) is called
     once it listens. Its files go to a runtime folder of its own."""
-    from tools.runtime import end_with_parent, own_runtime_dir
+    from tools.serve.runtime import end_with_parent, own_runtime_dir
 
     def listening(port: int, token: str) -> None:  # the loop runs, the signal handlers are set
         end_with_parent()
@@ -119,13 +119,13 @@ def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> 
                if sig != signal.SIGHUP or signal.getsignal(sig) is not signal.SIG_IGN]  # nohup
     with own_runtime_dir():
         if app == "voila":
-            from tools.voila_app import PresentVoila
+            from tools.serve.voila_adapter import PresentVoila
 
             server = PresentVoila.instance(auto_token=True)  # no JUPYTER_TOKEN: a random one
             server.initialize(argv)
             server.sockets, server.announce, server.stop_on = sockets, listening, stop_on
         else:
-            from tools.lab_app import initialized
+            from tools.serve.jupyter_adapter import initialized
 
             if app == "lab":
                 from jupyterlab.labapp import LabApp as App
@@ -168,7 +168,7 @@ def start(app: str, *more: str, port: int = 8888, env: dict[str, str] | None = N
     """Start app ("lab", "notebook" or "voila") with the options more, on port or a free one
     near it, in a process of its own (its own process group) from the repository's folder;
     return once it listens. Its log goes to the file log (default: this process's stderr)."""
-    command = [sys.executable, "-m", "tools.servers", "serve", app, *options(app), *more]
+    command = [sys.executable, "-m", "tools.serve.servers", "serve", app, *options(app), *more]
     env = {**(os.environ if env is None else env), "PORT": str(port)}
     with open(log, "a") if log else nullcontext(None) as stderr:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -214,13 +214,13 @@ def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
 
 def deck(notebook: Path) -> list[str]:
     """Voilà's arguments for notebook as a reveal.js deck with live widgets, code hidden (the
-    template tools/voila/templates/series-reveal): its assets go to build/slides/vendor/ first,
-    and the deck's copy (tools/deck.py: prose in the notes, exercises as tasks) to
+    template voila/templates/series-reveal): its assets go to build/slides/vendor/ first,
+    and the deck's copy (tools/publish/deck.py: prose in the notes, exercises as tasks) to
     build/present/."""
     import nbformat  # imported only when slides are wanted, as nbconvert is
 
-    from tools.build_slides import vendor
-    from tools.deck import deck_of
+    from tools.publish.build_slides import vendor
+    from tools.publish.deck import deck_of
 
     vendor(ROOT / "build" / "slides")
     copy = ROOT / "build" / "present" / notebook.name
@@ -230,8 +230,8 @@ def deck(notebook: Path) -> list[str]:
 
 
 def with_templates(env) -> dict[str, str]:
-    """env with tools/ on JUPYTER_PATH, where Voilà finds the series-reveal template."""
-    return {**env, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "tools"),
+    """env with tools/serve/ on JUPYTER_PATH, where Voilà finds the series-reveal template."""
+    return {**env, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "tools" / "serve"),
                                                                    env.get("JUPYTER_PATH")]))}
 
 
@@ -246,7 +246,7 @@ def checked(argv: list[str]) -> tuple[str, int, Path | None]:
     """The app argv asks for, its preferred port and the notebook to present (or None); a
     one-line ValueError for a PORT or an NB that is not one, or a runtime folder that cannot
     be made. An empty NB is the default one (the Makefile passes NB quoted)."""
-    from tools.runtime import runtime_base
+    from tools.serve.runtime import runtime_base
 
     if argv[:1] == ["serve"]:
         chosen = argv[1], port_from(os.environ, argv[1]), None
@@ -262,7 +262,7 @@ def main(argv: list[str]) -> None:
     """Check the arguments and bind the port, then serve until stopped (Ctrl+C, `kill`, closing
     the terminal). `check` stops after the checks: the Makefile runs it first, and says what
     failed in make's own one line (`$(error)`, which ends it with ".  Stop.")."""
-    import tools.runtime  # noqa: F401  (it notes the parent as the process starts)
+    import tools.serve.runtime  # noqa: F401  (it notes the parent as the process starts)
 
     checking = argv[:1] == ["check"]
     try:

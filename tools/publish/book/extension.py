@@ -1,4 +1,5 @@
-"""The book's Sphinx extension (tools/book/conf.py names it; tools/build_book.py runs the build).
+"""The book's Sphinx extension (tools/publish/book/conf.py names it; tools/publish/build_book.py
+runs the build).
 
 - Printed output that is a table (columns lined up with runs of spaces) is marked
   `book-printed-table`: the stylesheet wraps every other printout and all code to the column, and
@@ -14,7 +15,7 @@
   inside the notebooks' folder (it is then copied into the build) or one the build made itself
   (an output's picture, the .ipynb download); `{include}` and `{literalinclude}` put no file on a
   page. Anything else is a refusal, one line naming the notebook and cell (or the glossary's line)
-  and the reference; tools/build_book.py stops the build with them (REFUSED).
+  and the reference; tools/publish/build_book.py stops the build with them (REFUSED).
 - No image is fetched from the web: one whose address is remote shows as its alt text, with a
   warning that names it.
 """
@@ -31,7 +32,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.parsers.rst.directives.images import Image
 
-from tools import sanitize
+from tools.publish import sanitize
 
 PRINTED_TABLE = "book-printed-table"
 GAP = re.compile(r"\S {2,}\S")  # two columns, apart by two spaces or more
@@ -42,13 +43,13 @@ BLOCKS = set("blockquote br dd details div dt figcaption figure h1 h2 h3 h4 h5 h
              "summary table td th tr".split())
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
-CELLS = "_book_cells.json"  # staged by tools/build_book.py: each page's cells, as the notebook's
+CELLS = "_book_cells.json"  # staged by build_book.py: each page's cells, as the notebook's
 DOWNLOADS = "_notebooks"  # the build's own downloads (the committed notebooks)
 CELL_LINES = 10_000  # myst-nb numbers cell i's lines from (i + 1) * 10000
 # files a browser runs script in when opened; of these, only SVG pictures are published (inert)
 RUNNABLE_SUFFIXES = {".svg", ".svgz", ".html", ".htm", ".xhtml", ".xht", ".xml", ".xsl", ".xslt",
                      ".js", ".mjs", ".shtml", ".mht", ".mhtml", ".rdf"}
-REFUSED: list[str] = []  # this build's refusals, one line each (read by tools/build_book.py)
+REFUSED: list[str] = []  # this build's refusals, one line each (read by build_book.py)
 
 
 def printed_table(text: str) -> bool:

@@ -1,4 +1,4 @@
-"""A runtime folder of its own for each server the launcher runs (tools.servers), so that none
+"""A runtime folder of its own for each server the launcher runs (tools.serve.servers), so that none
 leaves its files behind.
 
 A Jupyter server keeps files in Jupyter's runtime folder (`jupyter --runtime-dir`):

@@ -250,8 +250,8 @@ def slides_of(cells: list[NotebookNode]) -> list[list[NotebookNode]]:
 
 
 def with_notes_in_order(slide: list[NotebookNode], moved: set) -> list[NotebookNode]:
-    """One slide's cells with its notes (tools/deck.py's docstring): the presenter's first, then
-    the lesson prose of the cells in moved as one note, after the slide's leading cells."""
+    """One slide's cells with its notes (tools/publish/deck.py's docstring): the presenter's first,
+    then the lesson prose of the cells in moved as one note, after the slide's leading cells."""
     notes = [cell for cell in slide if kind(cell) == "notes" and cell.source.strip()]
     rest = [cell for cell in slide if kind(cell) != "notes"]
     lesson = [cell for cell in notes if id(cell) in moved]

@@ -1,15 +1,15 @@
 """Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html.
 
 The scripts a deck loads (reveal.js, require.js, jQuery, MathJax 2, the widget renderer) are npm
-packages pinned in tools/slide_assets/package-lock.json. The FIRST build (`make slides` or
+packages pinned in tools/publish/slide_assets/package-lock.json. The FIRST build (`make slides` or
 `make present`) needs the npm registry once: `npm ci` installs them into build/npm/ (npm's cache
 keeps a copy). Later builds copy from there and need no network. A deck's files go beside it, in
 build/slides/vendor/, so it opens from a USB stick on a projector with no network. A notebook's
-text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/sanitize.py's policy
-(nor is an image fetched from the web). A malformed notebook stops the build with one line naming
-the notebook and the cell (tools/deck.py's read_notebook).
+text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/publish/sanitize.py's
+policy (nor is an image fetched from the web). A malformed notebook stops the build with one line
+naming the notebook and the cell (tools/publish/deck.py's read_notebook).
 
-    python -m tools.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
+    python -m tools.publish.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
 """
 
 import fcntl
@@ -26,11 +26,11 @@ from nbconvert import SlidesExporter
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 
-from tools import sanitize
-from tools.deck import NotebookError, deck_of, with_kind
-from tools.deck_tables import deck_tables
+from tools.publish import sanitize
+from tools.publish.deck import NotebookError, deck_of, with_kind
+from tools.publish.deck_tables import deck_tables
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(__file__).resolve().parent
 NPM_DIR, VENDOR = ROOT / "build" / "npm", ROOT / "build" / "slides" / "vendor"
 LOCK = TOOLS / "slide_assets" / "package-lock.json"

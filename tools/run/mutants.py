@@ -1,8 +1,8 @@
 """`make mutants`: the series' mutation check. Break one formula, and the notebooks that teach it
 must fail nbval.
 
-    python -m tools.mutants [NAME ...]      # default: every mutant in MUTANTS
-    python -m tools.mutants --list          # the mutants, each with its reason and notebooks
+    python -m tools.run.mutants [NAME ...]      # default: every mutant in MUTANTS
+    python -m tools.run.mutants --list          # the mutants, each with its reason and notebooks
 
 nbval compares a notebook's printed evidence with the stored one, so evidence that does not
 depend on its formula cannot catch that formula breaking (a sinusoid counted from 1 printed
@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from pluggy import HookimplMarker
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SRC, NOTEBOOKS = ROOT / "src", ROOT / "notebooks"
 REPORT = "POSATTN_MUTANT_REPORT"  # where this module, as nbval's plugin, writes what failed
 JOBS = 2  # mutants at a time: the machines have 2 cores
@@ -199,7 +199,7 @@ def mutated(mutant: Mutant, text: str) -> str:
     if count != 1:
         raise MutantError(f"mutant {mutant.name!r}: src/posattn/{mutant.file} must hold "
                           f"{mutant.original!r} exactly once; found it {count} times. Update "
-                          "the mutant in tools/mutants.py to the refactored line.")
+                          "the mutant in tools/run/mutants.py to the refactored line.")
     return text.replace(mutant.original, mutant.replacement)
 
 
@@ -274,7 +274,7 @@ class Runner:
         env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # Agg drops figures
         env.update(extra, PYTHONDONTWRITEBYTECODE="1")
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-                   "tools.mutants", "--nbval", "--nbval-current-env", *paths]
+                   "tools.run.mutants", "--nbval", "--nbval-current-env", *paths]
         with self.lock:
             if self.stopping:
                 raise KeyboardInterrupt
@@ -307,7 +307,7 @@ def tail(out: str, lines: int = 30) -> str:
     return "\n".join(out.rstrip().splitlines()[-lines:])
 
 
-# ---- nbval's plugin (`pytest -p tools.mutants`): a notebook stops at its first failing cell ----
+# ---- nbval's plugin (`pytest -p tools.run.mutants`): a notebook stops at its first failing cell
 
 _FAILED: dict[str, str | None] = {}  # notebook -> its first failing cell, None while all pass
 
@@ -369,7 +369,7 @@ def listing() -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.mutants", description=__doc__.split(
+    parser = argparse.ArgumentParser(prog="python -m tools.run.mutants", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", metavar="NAME", help="mutants to run (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants, run none")

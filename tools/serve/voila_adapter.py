@@ -1,7 +1,7 @@
 """Voilà for `make present`: only the slide assets as files, local Host, bad paths 404, clean exit.
 
-tools.servers runs it in its own process (PresentVoila.instance(), initialize(argv), start()), on
-the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
+tools.serve.servers runs it in its own process (PresentVoila.instance(), initialize(argv), start()),
+on the sockets it bound (tools.serve.servers.bind): Voilà's own port search is not used.
 
 - With auto_token on and no JUPYTER_TOKEN, Voilà's identity provider makes a random token.
 - /voila/files/ serves build/slides/vendor/ and nothing else: tornado normalises the path (`..`,
@@ -14,8 +14,9 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
   and /logout: jupyter_server's logout page needs a setting Voilà's application lacks (a 500), and
   a deck whose token and cookies end with the server has no use for it.
 - A path that is no UTF-8 text once %-decoded (/%ff%fe) is a 400 with one line, ahead of every
-  handler (tools.lab_app.NOT_TEXT_RULE): tornado's own answer was empty, logged with tracebacks.
-- The kernels' connection files go to the launcher's runtime folder (tools/runtime.py), not to
+  handler (tools.serve.jupyter_adapter.NOT_TEXT_RULE): tornado's own answer was empty, logged with
+  tracebacks.
+- The kernels' connection files go to the launcher's runtime folder (tools/serve/runtime.py), not to
   the temp folder: a killed launcher's files are then removed by the next one.
 - Each load of the deck starts a kernel for that page (about 115 MiB for the explorer's deck), and
   the kernels go with their pages (PageKernels). The bound: at most PAGE_KERNELS (8) kernels run
@@ -31,12 +32,12 @@ the sockets it bound (tools.servers.bind): Voilà's own port search is not used.
 - A page's kernel never sees the token: Voilà gives a kernel its page's request in QUERY_STRING
   and VOILA_REQUEST_URL (for the notebook to read), with the token the page was opened with in
   them; the token is taken out of both, and any other variable that holds it is left out.
-- The signals in stop_on (tools.servers: SIGINT, SIGTERM, SIGHUP) stop it: the kernels are shut
-  down, then their connection files' folder goes. nbclient, which runs each notebook, puts its own
-  handlers on SIGINT and SIGTERM for the run and then sets them back to their default action
+- The signals in stop_on (tools.serve.servers: SIGINT, SIGTERM, SIGHUP) stop it: the kernels are
+  shut down, then their connection files' folder goes. nbclient, which runs each notebook, puts its
+  own handlers on SIGINT and SIGTERM for the run and then sets them back to their default action
   (asyncio's add_signal_handler, remove_signal_handler): a later SIGTERM would end Voilà at once,
-  leaving voila_*/kernel-*.json behind, and one during a run would stop only that run.
-  So nbclient's handlers are not added for these signals; the server's own stay.
+  leaving voila_*/kernel-*.json behind, and one during a run would stop only that run. So nbclient's
+  handlers are not added for these signals; the server's own stay.
 """
 
 import asyncio
@@ -56,8 +57,8 @@ from voila.app import Voila
 from voila.handler import VoilaHandler
 from voila.static_file_handler import AllowListFileHandler
 
-from tools.build_slides import VENDOR
-from tools.lab_app import NOT_TEXT_RULE
+from tools.publish.build_slides import VENDOR
+from tools.serve.jupyter_adapter import NOT_TEXT_RULE
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 PAGE_KERNELS = 8  # at most this many kernels at once, one per open page of the deck
@@ -196,20 +197,20 @@ def files_or_404(handler: type[tornado.web.StaticFileHandler]) -> type:
 
 
 class PresentVoila(Voila):
-    announce = None  # called with (port, token) once the server listens (tools.servers)
+    announce = None  # called with (port, token) once the server listens (tools.serve.servers)
     stop_on: tuple = ()  # the signals that stop the server
     sockets: list = []  # listening sockets, bound by the launcher
 
     @default("connection_dir_root")
     def _in_the_runtime_dir(self) -> str:
-        return jupyter_runtime_dir()  # the launcher's own folder (tools/runtime.py)
+        return jupyter_runtime_dir()  # the launcher's own folder (tools/serve/runtime.py)
 
     def initialize(self, argv=None) -> None:
         super().initialize(argv)
         self.voila_configuration.multi_kernel_manager_class = PageKernels
 
     def init_handlers(self) -> list:
-        rules = [NOT_TEXT_RULE]  # a path that is no text: a 400, one line (tools/lab_app.py)
+        rules = [NOT_TEXT_RULE]  # a path that is no text: a 400, one line (jupyter_adapter.py)
         for pattern, handler, *options in super().init_handlers():
             if handler is AllowListFileHandler:
                 handler, options = tornado.web.StaticFileHandler, [{"path": str(VENDOR)}]

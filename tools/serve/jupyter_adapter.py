@@ -1,12 +1,12 @@
 """JupyterLab and Notebook 7 for `make lab`: on the launcher's socket, and a 404 for a path that
 names nothing.
 
-tools.servers runs it in its own process (initialized(App, argv, sockets), then start()).
+tools.serve.servers runs it in its own process (initialized(App, argv, sockets), then start()).
 
-- The server listens on the sockets the launcher bound (tools.servers.bind) instead of searching
-  for a port itself: jupyter_server 2.21 searches past 65535 (with PORT=65535 taken it tries
-  65536, which the system takes for port 0, any free port) and names the port it tried, not the
-  one it got. jupyter_server's port search and listen (two private methods) are replaced.
+- The server listens on the sockets the launcher bound (tools.serve.servers.bind) instead of
+  searching for a port itself: jupyter_server 2.21 searches past 65535 (with PORT=65535 taken it
+  tries 65536, which the system takes for port 0, any free port) and names the port it tried, not
+  the one it got. jupyter_server's port search and listen (two private methods) are replaced.
 - It writes no jpserver-PID-open.html (a page to open it from, with the token, readable by all):
   no browser is opened.
 - A request that names no file, no kernel spec's file and no export format is a 404 (Jupyter's
@@ -22,7 +22,7 @@ tools.servers runs it in its own process (initialized(App, argv, sockets), then 
   logging three chained tracebacks and sending an empty body. A foreign Host header is a 403.
 - The URL jupyter_server logs (twice, to stderr) carries no token: a log redirected to a file
   (`make lab 2>lab.log`) must not hold the key to the server. The launcher says where the token
-  is (tools/servers.py).
+  is (tools/serve/servers.py).
 """
 
 import re

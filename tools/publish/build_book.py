@@ -1,10 +1,10 @@
 """Build the series as a static book: `make book` -> build/book/index.html.
 
 The pages are the committed notebooks with their stored outputs (nothing is executed), made into
-HTML by Sphinx with myst-nb and sphinx-book-theme (tools/book/ holds the configuration, CSS and
-JS; tools/book/extension.py the Sphinx extension). The landing page is made from the README's
+HTML by Sphinx with myst-nb and sphinx-book-theme (book/ holds the configuration, CSS and
+JS; book/extension.py the Sphinx extension). The landing page is made from the README's
 table of notebooks; notebooks/glossary.md, when present, is the glossary page. The one script
-package a page loads, MathJax 2, is from the decks' npm packages (tools/slide_assets/): the first
+package a page loads, MathJax 2, is from the decks' npm packages (slide_assets/): the first
 build installs them with `npm ci` like `make slides` does, later builds need no network.
 Every link is relative, so the folder works from file://, from `python -m http.server` and from
 any sub-path.
@@ -16,18 +16,18 @@ its "*Figure:*" description as its caption and its image's alt text; a line that
 and says how to run it; the explorer as a still picture of its saved shuffle with a line on how to
 make it live (as in the decks: build_slides.still_pictures; no dead controls, no widget renderer);
 under each exercise, what its checker will say when the student runs it, instead of its verdict on
-the empty template. What it leaves out: anything that would run (tools/sanitize.py, which also
+the empty template. What it leaves out: anything that would run (sanitize.py, which also
 cleans every page's HTML as Sphinx reads it), the myst-nb settings a notebook's metadata can carry
 (one is "execute me") and the theme's 1.5 MB icon script (its stylesheet draws the icons).
 
 What it refuses, each a one-line error naming the notebook and cell (or the glossary's line): a
-malformed notebook (tools/deck.py's read_notebook: a picture that is not base64, metadata of the
+malformed notebook (deck.py's read_notebook: a picture that is not base64, metadata of the
 wrong shape, no cells); a reference to a file outside the notebooks' folder, or a file inclusion
-(tools/book/extension.py). An image on the web is never fetched: its alt text shows, with a
+(tools/publish/book/extension.py). An image on the web is never fetched: its alt text shows, with a
 warning. No file it publishes runs script when opened: every file a browser could run that a
 notebook put there (an SVG figure in _images/, a download) is made inert or refused (`inert`).
 
-    python -m tools.build_book [OUT]     # default: build/book
+    python -m tools.publish.build_book [OUT]     # default: build/book
 """
 
 import base64
@@ -46,12 +46,12 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 
-from tools import build_slides, sanitize
-from tools.book import extension
-from tools.deck import FIGURE, NotebookError, alt_text, plain, read_notebook, tags
-from tools.deck import kind as slide_type
+from tools.publish import build_slides, sanitize
+from tools.publish.book import extension
+from tools.publish.deck import FIGURE, NotebookError, alt_text, plain, read_notebook, tags
+from tools.publish.deck import kind as slide_type
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONF = Path(__file__).resolve().parent / "book"
 NOTEBOOKS, README, BOOK = ROOT / "notebooks", ROOT / "README.md", ROOT / "build" / "book"
 GLOSSARY = "glossary.md"
@@ -138,7 +138,7 @@ def caption(description: str, number: str) -> str:
 
 def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
     """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
-    for those that would run script (tools/sanitize.py; the pages' HTML is cleaned as read), the
+    for those that would run script (sanitize.py; the pages' HTML is cleaned as read), the
     exercises' verdicts on their empty templates and widget views (no page runs a widget)."""
     nb, _ = sanitize.safe_notebook(nb)
     nb.metadata = NotebookNode({key: nb.metadata[key] for key in METADATA if key in nb.metadata})
@@ -223,7 +223,7 @@ def theme_macros(templates: Path) -> None:
     kept = re.sub(r"[ \t]*<script[^>]*scripts/fontawesome\.js[^>]*></script>\n", "", text)
     if kept == text:
         raise SystemExit(f"{source} no longer loads fontawesome.js as the book expects: look "
-                         "again at what tools/build_book.py theme_macros() leaves out.")
+                         "again at what tools/publish/build_book.py theme_macros() leaves out.")
     (templates / name).parent.mkdir(parents=True, exist_ok=True)
     (templates / name).write_text(kept, encoding="utf-8")
 
@@ -341,7 +341,7 @@ def inert(html: Path, pages: set[str]) -> list[str]:
 
 
 def sphinx(src: Path, html: Path, doctrees: Path, notebooks: Path) -> list[str]:
-    """Sphinx's HTML build of src into html: its warnings. A refusal (tools/book/extension.py) or
+    """Sphinx's HTML build of src into html: its warnings. A refusal (book/extension.py) or
     a page Sphinx cannot build is a NotebookError, one line each; no traceback or log is left."""
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace, patch_docutils

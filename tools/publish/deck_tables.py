@@ -25,7 +25,7 @@ import re
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
 
-from tools.deck import NotebookError
+from tools.publish.deck import NotebookError
 
 TAG, CLASS, MARK = "deck-table", "deck-table", "deck-mark"
 # a cell of this many words or more is a sentence, not a number: it wraps, left-aligned

@@ -1,6 +1,6 @@
 """Notebook 09 §6's setup grid: accuracy at the longest rows against training steps and width.
 
-    python -m tools.setup_grid            (re-make src/posattn/experiments/setup_grid.json)
+    python -m tools.run.setup_grid            (re-make src/posattn/experiments/setup_grid.json)
 
 A trained result is a result of its setup. For each scheme (and no positions) and each task of
 ``ex.length_curves``, one model per held-out seed (``ex.HELD_OUT``, never used to tune the

@@ -1,7 +1,7 @@
 """`make notebooks`: restart and run each notebook, then save it in place, unless it was saved
 meanwhile.
 
-    python -m tools.run_notebooks NOTEBOOK ...
+    python -m tools.run.run_notebooks NOTEBOOK ...
 
 Each notebook is read, run by nbconvert with the options `make notebooks` always had (`jupyter
 nbconvert --to notebook --execute --inplace`, a 300 s timeout per cell, the widget state stored
@@ -22,13 +22,13 @@ ordinary later edit. For an instant the notebook's name is missing: were the pro
 then, the notebook would be beside it as .NAME.*.ipynb.taken.
 
 However the command is stopped, it leaves nothing behind and writes nothing after. The kernels'
-connection files (each with its key) go to a private folder of the run's own (tools/runtime.py:
+connection files (each with its key) go to a private folder of the run's own (serve/runtime.py:
 0700, in Jupyter's runtime folder, never the temp folder), removed as the run ends, or by the next
 `make lab`, `make present` or `make notebooks` if the runner was killed with `kill -9`. SIGTERM,
 SIGHUP and Ctrl+C stop the run at once (Stopped): the notebook being run is left as it was, its
 kernel is shut down (nbclient's own handlers, which would shut the kernel down and let the run go
 on, are not added for these signals). The runner also stops when make dies, however it dies
-(tools.runtime.end_with_parent), and it looks once more, just before it saves, that its parent
+(tools.serve.runtime.end_with_parent), and it looks once more, just before it saves, that its parent
 is still there: after `kill -9` of make no notebook is written.
 """
 
@@ -44,7 +44,7 @@ import nbformat
 from nbconvert import NotebookExporter
 from traitlets.config import Config
 
-from tools.runtime import STARTED_BY, end_with_parent, own_runtime_dir
+from tools.serve.runtime import STARTED_BY, end_with_parent, own_runtime_dir
 
 RERUN = ".rerun.ipynb"  # the run of a notebook that was saved while it ran
 STOP_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -1,4 +1,5 @@
-"""Sphinx configuration of the series' book (tools/build_book.py stages it beside the pages).
+"""Sphinx configuration of the series' book (tools/publish/build_book.py stages it beside the
+pages).
 
 The pages are the committed notebooks with their stored outputs: nothing is executed. Every
 script a page loads is a local file in _static/ (the theme's, Sphinx's search, MathJax 2 copied
@@ -11,7 +12,7 @@ copyright = "the series' authors, MIT licence"
 html_title = project
 
 # no script from a notebook's text; printed tables, figure links, search snippets from disk
-extensions = ["myst_nb", "tools.sanitize", "tools.book.extension"]
+extensions = ["myst_nb", "tools.publish.sanitize", "tools.publish.book.extension"]
 root_doc = "index"
 exclude_patterns = ["_build", "_notebooks", "**.ipynb_checkpoints"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
@@ -34,13 +35,13 @@ html_theme = "sphinx_book_theme"
 html_favicon = "favicon.svg"  # P of "man bites dog"; without one, browsers ask the host for one
 html_static_path = ["_static"]
 # the search button, named by its own text (WCAG 2.5.3); the theme's asset macros without its
-# icon-font script (tools/build_book.py writes them there)
+# icon-font script (tools/publish/build_book.py writes them there)
 templates_path = ["_templates"]
 html_css_files = ["book.css"]
 html_js_files = ["book.js"]
 html_copy_source = False  # each page links its committed .ipynb itself
 html_show_sourcelink = False
-html_show_search_summary = True  # snippets: from _static/book-pages.js (tools/book/extension.py)
+html_show_search_summary = True  # snippets: from _static/book-pages.js (book/extension.py)
 html_last_updated_fmt = None
 html_context = {"default_mode": "light"}  # the theme's light/dark switch starts on light
 html_theme_options = {

@@ -1,4 +1,4 @@
-// The search page only (tools/book/extension.py): Sphinx's search fetches each matching page to
+// The search page only (tools/publish/book/extension.py): Sphinx's search fetches each matching page to
 // show a snippet of it, and a book opened from disk cannot fetch. The pages' text is in
 // book-pages.js (window.BOOK_PAGES, one page's sections and words each), and a fetch of one of
 // the book's pages is answered from it; any other fetch goes on as it was.
