@@ -6,9 +6,11 @@ tools.serve.servers runs it in its own process (initialized(App, argv, sockets),
 - The server listens on the sockets the launcher bound (tools.serve.servers.bind) instead of
   searching for a port itself: jupyter_server 2.21 searches past 65535 (with PORT=65535 taken it
   tries 65536, which the system takes for port 0, any free port) and names the port it tried, not
-  the one it got. jupyter_server's port search and listen (two private methods) are replaced.
+  the one it got. jupyter_server's port search and listen (two private methods) are replaced:
+  see OVERRIDES, the list of what this module changes inside jupyter_server.
 - It writes no jpserver-PID-open.html (a page to open it from, with the token, readable by all):
-  no browser is opened.
+  no browser is opened (ServerApp's no_browser_open_file, a public trait but not a
+  configurable one: set as the server is made).
 - A request that names no file, no kernel spec's file and no export format is a 404 (Jupyter's
   own 404 page; a foreign Host header still a 403) before any handler sees it: Jupyter's handlers
   raise on it, which tornado answers with a 500 and a traceback. That is a NUL byte in the path
@@ -20,20 +22,25 @@ tools.serve.servers runs it in its own process (initialized(App, argv, sockets),
   body (NotText, ahead of every handler, the Voilà deck's too): tornado's own 400 comes from
   decoding the path before the handler has started, and Jupyter's error page then fails on it,
   logging three chained tracebacks and sending an empty body. A foreign Host header is a 403.
-- The URL jupyter_server logs (twice, to stderr) carries no token: a log redirected to a file
-  (`make lab 2>lab.log`) must not hold the key to the server. The launcher says where the token
-  is (tools/serve/servers.py).
+- The URL jupyter_server logs (to stderr) carries no token, only "token=...": a log redirected
+  to a file (`make lab 2>lab.log`) must not hold the key to the server. The token is made here
+  (48 hex digits, as Jupyter makes its own) and given to Jupyter's identity provider as
+  configuration, in this process (never on a command line), and Jupyter logs a token it did not
+  make as "...". The launcher says where the token is (tools/serve/servers.py).
 """
 
 import re
+import secrets
 from importlib.metadata import entry_points
 from urllib.parse import unquote_to_bytes
 
 from jupyter_server import serverapp
 from jupyter_server.base.handlers import Template404
+from jupyter_server.extension.application import ExtensionApp
 from tornado.routing import Matcher, Rule
 from tornado.web import RequestHandler
-from traitlets import default
+from traitlets import List
+from traitlets.config import Config
 
 NAME_MAX = 255  # the longest file name, in bytes (Linux, macOS)
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
@@ -88,17 +95,9 @@ class NamesNothing(Matcher):
 
 
 class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
-    """Jupyter's server, on the launcher's sockets, paths that name nothing a 404, no page to
-    open it from."""
+    """Jupyter's server, on the launcher's sockets, paths that name nothing a 404."""
 
-    sockets: list = []  # listening sockets, bound by the launcher
-
-    @default("no_browser_open_file")
-    def _no_page_with_the_token(self) -> bool:
-        return True
-
-    def _get_urlparts(self, path=None, include_token=False, ip=None):  # the URLs it logs
-        return super()._get_urlparts(path=path, include_token=False, ip=ip)
+    sockets = List()  # listening sockets, bound by the launcher (initialized's argument)
 
     def _find_http_port(self) -> None:  # the launcher found it
         self.port = self.sockets[0].getsockname()[1]
@@ -112,12 +111,34 @@ class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
                                           Rule(NamesNothing(self.base_url), Template404)])
 
 
+# What ServerApp overrides inside jupyter_server, where no configuration reaches: (the class, the
+# method, its parameters, why). tests/test_server_adapters.py checks each against the installed
+# release, and that the class overrides nothing else.
+OVERRIDES = (
+    (serverapp.ServerApp, "_find_http_port", ("self",),
+     "the port is the launcher's socket's: Jupyter's own search goes past 65535, races a server "
+     "started at the same moment, and names the port it tried, not the one it got"),
+    (serverapp.ServerApp, "_bind_http_server", ("self",),
+     "listen on the launcher's sockets (Jupyter can be given a port or a Unix socket, never a "
+     "bound TCP socket)"),
+    (serverapp.ServerApp, "init_webapp", ("self",),
+     "the NotText and NamesNothing rules go in as the web application is made, ahead of every "
+     "extension's handlers (tornado tries host rules in the order they were added)"),
+)
+# What initialized() relies on, without overriding it: (the class, the method, text its source
+# must hold, why). Checked as OVERRIDES are.
+RELIES_ON = (
+    (ExtensionApp, "make_serverapp", "cls.serverapp_class",
+     "initialize_server makes the server from serverapp_class: without it the server would be "
+     "Jupyter's own, searching for a port and logging paths that name nothing as 500s"),
+)
+
+
 def initialized(App, argv: list[str], sockets: list) -> ServerApp:
-    """App (LabApp or JupyterNotebookApp) with argv, as App.initialize_server sets it up, on the
-    server above, listening on sockets."""
-    server = ServerApp.instance(jpserver_extensions={App.get_extension_package(): True})
-    server.sockets = sockets
-    server.aliases.update(App.aliases)
-    server.initialize(argv=argv, starter_extension=App.name,
-                      find_extensions=App.load_other_extensions)
-    return server
+    """App (LabApp or JupyterNotebookApp) with argv, set up by its own initialize_server on the
+    server above (ExtensionApp's serverapp_class), listening on sockets, with a fresh token made
+    here: Jupyter logs a token it did not make as "token=...", so its log never holds it."""
+    App.serverapp_class = ServerApp
+    config = Config({"IdentityProvider": {"token": secrets.token_hex(24)}})
+    return App.initialize_server(argv=argv, sockets=sockets, no_browser_open_file=True,
+                                 config=config)

@@ -1,7 +1,9 @@
 """Voilà for `make present`: only the slide assets as files, local Host, bad paths 404, clean exit.
 
 tools.serve.servers runs it in its own process (PresentVoila.instance(), initialize(argv), start()),
-on the sockets it bound (tools.serve.servers.bind): Voilà's own port search is not used.
+on the sockets it bound (tools.serve.servers.bind): Voilà's own port search is not used. What it
+changes inside Voilà, jupyter_server and tornado is listed at the end (OVERRIDES, RELIES_ON), each
+checked against the installed release by tests/test_server_adapters.py.
 
 - With auto_token on and no JUPYTER_TOKEN, Voilà's identity provider makes a random token.
 - /voila/files/ serves build/slides/vendor/ and nothing else: tornado normalises the path (`..`,
@@ -44,6 +46,7 @@ import asyncio
 import shutil
 import signal
 from contextlib import suppress
+from http.client import responses
 from urllib.parse import parse_qsl, unquote_to_bytes, urlencode, urlsplit
 
 import tornado.httpserver
@@ -51,8 +54,10 @@ import tornado.ioloop
 import tornado.web
 from jupyter_core.paths import jupyter_runtime_dir
 from jupyter_core.utils import run_sync
+from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import TraitError, default
+from nbclient import NotebookClient
+from traitlets import Instance, TraitError, default
 from voila.app import Voila
 from voila.handler import VoilaHandler
 from voila.static_file_handler import AllowListFileHandler
@@ -88,9 +93,7 @@ class PageKernels(AsyncMappingKernelManager):
     def _cull_every(self) -> int:
         return CULL_EVERY
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.room = asyncio.Lock()  # one kernel start at a time: the bound holds under a rush
+    room = Instance(asyncio.Lock, args=())  # one kernel start at a time: the bound holds
 
     async def start_kernel(self, *args, **kwargs) -> str:
         token = self.parent.identity_provider.token if self.parent else ""
@@ -127,8 +130,12 @@ class PageKernels(AsyncMappingKernelManager):
             return None
 
     def held(self, kernel_id: str) -> bool:
-        """Whether an open page holds the kernel: a websocket to it is open."""
-        return self._kernel_connections.get(kernel_id, 0) > 0
+        """Whether an open page holds the kernel: a websocket to it is open (its model's
+        "connections", as /api/kernels shows it). One still starting has no model yet: held."""
+        try:
+            return self.kernel_model(kernel_id)["connections"] > 0
+        except (AttributeError, TraitError):  # starting: no last activity or state yet
+            return True
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
@@ -191,7 +198,7 @@ def files_or_404(handler: type[tornado.web.StaticFileHandler]) -> type:
         def write_error(self, status_code: int, **kwargs) -> None:
             """Plain text: Jupyter's error page needs a setting Voilà's application lacks."""
             self.set_header("Content-Type", "text/plain; charset=UTF-8")
-            self.finish(f"{status_code}: {self._reason}\n")
+            self.finish(f"{status_code}: {responses.get(status_code, 'Error')}\n")
 
     return FilesOr404
 
@@ -251,3 +258,50 @@ class PresentVoila(Voila):
     def stop(self):
         run_sync(self.kernel_manager.shutdown_all)()
         shutil.rmtree(self.connection_dir, ignore_errors=True)
+
+
+# What this module overrides inside Voilà, jupyter_server and tornado, where no configuration
+# reaches: (the class, the method, its parameters, why). tests/test_server_adapters.py checks each
+# against the installed release, and that the adapted classes override nothing else.
+OVERRIDES = (
+    (Voila, "initialize", ("self", "argv"),
+     "the deck's kernels are PageKernels (VoilaConfiguration.multi_kernel_manager_class, public "
+     "configuration, set once Voilà has made its configuration object from argv)"),
+    (Voila, "init_handlers", ("self",),
+     "only build/slides/vendor/ as files (Voilà's allowlist is a regex on the raw path), no "
+     "/logout, and every handler wrapped: local Host, bad paths a 404, the bound on kernels"),
+    (Voila, "start", ("self",),
+     "the URL announced once it listens, the launcher's signals, and nbclient's signal handlers "
+     "kept off those signals"),
+    (Voila, "listen", ("self",), "listen on the launcher's sockets, not Voilà's port search"),
+    (Voila, "stop", ("self",),
+     "the kernels shut down before their connection files' folder goes, whatever is left in it"),
+    (AsyncMappingKernelManager, "start_kernel", ("self", "kernel_id", "path", "kwargs"),
+     "the bound on kernels, and the token taken out of the kernel's environment"),
+    (AsyncMappingKernelManager, "cull_kernel_if_idle", ("self", "kernel_id"),
+     "a kernel shut down meanwhile (its page closed) is not culled again"),
+    (AsyncMappingKernelManager, "notify_disconnect", ("self", "kernel_id"),
+     "a page's kernel goes CLOSED_GRACE seconds after its last websocket closes"),
+    (JupyterHandler, "prepare", ("self", "_redirect_to_login"),
+     "a load of the deck beyond the bound is a 503 with one line (page_limited)"),
+    (tornado.web.RequestHandler, "prepare", ("self",),
+     "a foreign Host header is a 403, a NUL byte a 404 (local_only)"),
+    (tornado.web.StaticFileHandler, "get", ("self", "path", "include_body"),
+     "a path that names no file is a 404, not a 500 (files_or_404)"),
+    (tornado.web.RequestHandler, "write_error", ("self", "status_code", "kwargs"),
+     "plain text: Jupyter's error page needs a setting Voilà's application lacks"),
+)
+# What this module relies on in their code, without overriding it: (the class, the method, text
+# its source must hold, why). Checked as OVERRIDES are.
+RELIES_ON = (
+    (Voila, "init_handlers", "AllowListFileHandler",
+     "Voilà serves files through AllowListFileHandler, which init_handlers replaces: another "
+     "file handler would serve the deck's folder by Voilà's allowlist"),
+    (tornado.web.RequestHandler, "finish", "self._finished = True",
+     "page_limited reads _finished to leave alone a load Jupyter already answered (the login "
+     "redirect)"),
+    (NotebookClient, "async_setup_kernel", "add_signal_handler",
+     "nbclient adds its SIGINT and SIGTERM handlers through the loop's add_signal_handler, which "
+     "start() filters"),
+)
+
