@@ -19,7 +19,7 @@
   the token (jupyter_adapter.py). (start() reads the token from a pipe of its own: print_json.)
 - A HOME (or JUPYTER_RUNTIME_DIR) where Jupyter cannot keep its runtime files is said in one line
   (tools.serve.runtime.runtime_base), by the checks too.
-- The server makes its token (Jupyter's identity provider), which never reaches a command line.
+- The server makes its token (jupyter_adapter.py, or Voilà's), which never reaches a command line.
   The launcher binds the port before anything starts ($PORT, else the nearest free port to it, up
   to 65535) and the server listens on that socket (jupyter_adapter.py, voila_adapter.py): the
   URL, printed once it listens, names the port bound, and two servers started together each get
