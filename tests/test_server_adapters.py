@@ -79,18 +79,24 @@ def test_every_method_an_adapter_overrides_is_listed(adapted):
                             "adapter's OVERRIDES: add one, with why no configuration serves")
 
 
-@pytest.mark.parametrize("adapted", [cls for cls in ADAPTED if issubclass(cls, HasTraits)],
-                         ids=lambda cls: cls.__qualname__)
-def test_each_default_an_adapter_gives_is_a_configurable_trait(adapted):
+DEFAULTS = [(adapted, name, value.trait_name) for adapted in ADAPTED
+            if issubclass(adapted, HasTraits)
+            for name, value in vars(adapted).items() if getattr(value, "trait_name", None)]
+
+
+@pytest.mark.parametrize(("adapted", "name", "trait"), DEFAULTS,
+                         ids=[f"{cls.__name__}.{trait}" for cls, _, trait in DEFAULTS])
+def test_each_default_an_adapter_gives_is_a_configurable_trait(adapted, name, trait):
     """A trait default (@default) is public configuration only if the trait is configurable."""
-    for name, value in vars(adapted).items():
-        trait = getattr(value, "trait_name", None)
-        if trait is None:
-            continue
-        base = adapted.__mro__[1]
-        assert base.class_traits(config=True).get(trait) is not None, (
-            f"{adapted.__qualname__}.{name} gives a default to {base.__qualname__}.{trait}, "
-            f"which is not a configurable trait in {release(base)}")
+    base = adapted.__mro__[1]
+    assert base.class_traits(config=True).get(trait) is not None, (
+        f"{adapted.__qualname__}.{name} gives a default to {base.__qualname__}.{trait}, which is "
+        f"not a configurable trait in {release(base)}: pass the value another public way")
+
+
+def test_the_adapters_give_their_defaults_as_configuration():
+    assert {trait for _, _, trait in DEFAULTS} == {
+        "connection_dir_root", "cull_idle_timeout", "cull_interval"}
 
 
 def test_an_entry_that_no_longer_matches_is_said_by_name_and_release():
