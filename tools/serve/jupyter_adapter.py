@@ -130,7 +130,10 @@ OVERRIDES = (
 RELIES_ON = (
     (ExtensionApp, "make_serverapp", "cls.serverapp_class",
      "initialize_server makes the server from serverapp_class: without it the server would be "
-     "Jupyter's own, searching for a port and logging paths that name nothing as 500s"),
+     "Jupyter's own, searching for a port and answering paths that name nothing with 500s"),
+    (serverapp.ServerApp, "_get_urlparts", 'token_generated else "..."',
+     "the URLs Jupyter logs show a token it did not make as \"...\": the token made here stays "
+     "out of the log"),
 )
 
 
