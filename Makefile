@@ -31,10 +31,10 @@ STAMP  := $(VENV)/.installed
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
 # every one hash-checked, and a changed lock entry installed and checked again
-# (tools/lock_install.py); then the package itself, editable, built with that setuptools (no
-# build isolation, no index). tools/lab-overrides.json: no news or update checks in JupyterLab, and
-# RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
-# than a slide).
+# (tools/run/lock_install.py); then the package itself, editable, built with that setuptools (no
+# build isolation, no index). tools/serve/lab-overrides.json: no news or update checks in
+# JupyterLab, and RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the
+# explorer is taller than a slide).
 define make_venv
 	@command -v $(PYTHON) >/dev/null || { echo "PYTHON must name a Python 3.11 or newer; got \
 	  $(PYTHON), which is not a command here. Name one, for example: make PYTHON=python3.12 \
@@ -43,16 +43,16 @@ define make_venv
 	  "PYTHON must be Python 3.11 or newer; got " + sys.version.split()[0] + " ($(PYTHON)). " \
 	  "Name a newer interpreter, for example: make PYTHON=python3.12 $(MAKECMDGOALS)")'
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
-	$(1)/bin/python tools/lock_install.py requirements-bootstrap.lock $(2)
+	$(1)/bin/python tools/run/lock_install.py requirements-bootstrap.lock $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
 	mkdir -p $(1)/share/jupyter/lab/settings
-	cp tools/lab-overrides.json $(1)/share/jupyter/lab/settings/overrides.json
+	cp tools/serve/lab-overrides.json $(1)/share/jupyter/lab/settings/overrides.json
 endef
 
 # The series' environment, from requirements.lock, re-installed only when the lock changes.
 # (RISE lived here before the fourth edition; an old .venv loses it: it is in .venv-rise now.)
-$(STAMP): requirements.lock requirements-bootstrap.lock tools/lock_install.py pyproject.toml \
-	  tools/lab-overrides.json
+$(STAMP): requirements.lock requirements-bootstrap.lock tools/run/lock_install.py pyproject.toml \
+	  tools/serve/lab-overrides.json
 	$(call make_venv,$(VENV),requirements.lock)
 	-$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-rise jupyterlab-mathjax3 \
 	  >/dev/null 2>&1
@@ -75,67 +75,68 @@ kernel: $(STAMP)
 # PORT and NB reach the launcher as typed, never expanded by make (`$(value)`, quoted for the
 # shell; not exported): PORT='$$(shell …)' runs nothing and the check and the server see one value.
 launcher_checks = $(call one_line_error,$(shell PORT=$(call quoted,PORT) \
-  $(or $(2),$(BIN))/python -m tools.servers check $(1) 2>&1))
+  $(or $(2),$(BIN))/python -m tools.serve.servers check $(1) 2>&1))
 one_line_error = $(if $(1),$(error $(1)))
 quoted = '$(subst ','\'',$(value $(1)))'
 unexport PORT NB
 
-# JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
+# JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/serve/servers.py).
 lab: $(STAMP)
 	$(call launcher_checks,)
-	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.servers
+	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.serve.servers
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks benchmarks solutions tools
 	$(BIN)/mypy  # the math modules' types ([tool.mypy] in pyproject.toml)
 
-# pytest, as three runs side by side (tools/run_tests.py): most of the suite waits on kernels,
+# pytest, as three runs side by side (tools/run/run_tests.py): most of the suite waits on kernels,
 # servers and Chromium.
 test: lint
-	$(BIN)/python -m tools.run_tests
+	$(BIN)/python -m tools.run.run_tests
 
 # make test with no network at all, once set up (the slide assets fetched first): in a network
 # namespace that holds only loopback (Linux: unshare, and user namespaces for a non-root user).
 test-offline: $(STAMP)
-	$(BIN)/python -c 'from tools.build_slides import ROOT, vendor; vendor(ROOT / "build" / "slides")'
+	$(BIN)/python -c 'from tools.publish.build_slides import ROOT, vendor; \
+	  vendor(ROOT / "build" / "slides")'
 	unshare --map-root-user --net sh -c 'ip link set lo up && exec $(MAKE) test'
 
 # Restart-and-run-all of every notebook (or NBS=...), saved in place (after editing a notebook or
 # the package): widget state kept (the explorer shows without a kernel), no timing metadata. A
 # notebook saved by someone while it ran is kept; the run goes beside it as NAME.rerun.ipynb and
-# make fails (tools/run_notebooks.py: no save is lost, whenever it lands).
+# make fails (tools/run/run_notebooks.py: no save is lost, whenever it lands).
 NBS ?= notebooks/*.ipynb
 notebooks: $(STAMP)
-	$(BIN)/python -m tools.run_notebooks $(NBS)
+	$(BIN)/python -m tools.run.run_notebooks $(NBS)
 
-# The mutation check (tools/mutants.py): each mutant changes one line of the math in a temporary
+# The mutation check (tools/run/mutants.py): each mutant changes one line of the math in a temporary
 # copy of src/, and the notebooks that teach that formula must fail nbval (after make test).
 mutants: $(STAMP)
-	$(BIN)/python -m tools.mutants
+	$(BIN)/python -m tools.run.mutants
 
-# Offline decks in build/slides/ (tools/build_slides.py).
+# Offline decks in build/slides/ (tools/publish/build_slides.py).
 slides: $(STAMP)
-	$(BIN)/python -m tools.build_slides
+	$(BIN)/python -m tools.publish.build_slides
 
-# The series as a static website in build/book/ (tools/build_book.py): the committed notebooks
-# with their stored outputs, nothing executed. The first build fetches MathJax and the widget
-# renderer from the npm registry (as `make slides` does); later builds need no network.
+# The series as a static website in build/book/ (tools/publish/build_book.py): the committed
+# notebooks with their stored outputs, nothing executed. The first build fetches MathJax and the
+# widget renderer from the npm registry (as `make slides` does); later builds need no network.
 book: $(STAMP)
-	$(BIN)/python -m tools.build_book
+	$(BIN)/python -m tools.publish.build_book
 
-# Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/servers.py).
+# Live slides: Voilà on 127.0.0.1 with a random token; the URL is printed (tools/serve/servers.py).
 NB ?=
 present: $(STAMP)
 	$(call launcher_checks,present $(call quoted,NB))
-	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.servers present $(call quoted,NB)
+	@PORT=$(call quoted,PORT) exec $(BIN)/python -m tools.serve.servers present $(call quoted,NB)
 
 # RISE, opt-in: JupyterLab with live slides (Alt+R), from its own environment (.venv-rise and
 # requirements-rise.txt say why: its pin on jupyterlab_widgets stays out of everyone else's).
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
 #  incompatible: disabled.)
 RISE_VENV := .venv-rise
-$(RISE_VENV)/.installed: requirements-rise.lock requirements-bootstrap.lock tools/lock_install.py \
-	  pyproject.toml tools/lab-overrides.json
+$(RISE_VENV)/.installed: requirements-rise.lock requirements-bootstrap.lock \
+	  tools/run/lock_install.py pyproject.toml tools/serve/lab-overrides.json
 	$(call make_venv,$(RISE_VENV),requirements-rise.lock)
 	-$(RISE_VENV)/bin/jupyter labextension disable --level=sys_prefix \
 	  @jupyterlab/mathjax3-extension >/dev/null 2>&1
@@ -143,11 +144,11 @@ $(RISE_VENV)/.installed: requirements-rise.lock requirements-bootstrap.lock tool
 
 rise: $(RISE_VENV)/.installed
 	$(call launcher_checks,,$(RISE_VENV)/bin)
-	@PORT=$(call quoted,PORT) exec $(RISE_VENV)/bin/python -m tools.servers
+	@PORT=$(call quoted,PORT) exec $(RISE_VENV)/bin/python -m tools.serve.servers
 
 # RISE's test, in RISE's environment: the explorer drawn as a widget in RISE's deck.
 test-rise: $(RISE_VENV)/.installed
-	$(RISE_VENV)/bin/python -c 'from tools.build_slides import ROOT, vendor; \
+	$(RISE_VENV)/bin/python -c 'from tools.publish.build_slides import ROOT, vendor; \
 	  vendor(ROOT / "build" / "slides")'
 	POSATTN_RISE=1 $(RISE_VENV)/bin/python -m pytest tests/browser/test_rise.py
 
@@ -155,7 +156,7 @@ test-rise: $(RISE_VENV)/.installed
 # allows (requirements-lowest.lock), then the unit, property and doctests and nbval.
 LOWEST_VENV := build/venv-lowest
 $(LOWEST_VENV)/.installed: requirements-lowest.lock requirements-bootstrap.lock \
-	  tools/lock_install.py pyproject.toml tools/lab-overrides.json
+	  tools/run/lock_install.py pyproject.toml tools/serve/lab-overrides.json
 	$(call make_venv,$(LOWEST_VENV),requirements-lowest.lock)
 	touch $@
 

@@ -32,8 +32,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from benchmarks.bench_explorer_browser import Folders
-from tests.browser.jlab import EXPLORER, serving
-from tests.launchers import descendants
+from tools.run.lab_driver import EXPLORER, descendants, serving
 
 SESSION = uuid.uuid4().hex
 
@@ -201,8 +200,9 @@ async def main(counts: list[int], seconds: float, think: float) -> None:
 
 
 def server_pid(lab: dict) -> int:
-    """The server's process: the one listening at lab's port (its runtime file says so)."""
-    for info in (lab["home"] / "runtime").glob("jpserver-*.json"):
+    """The server's process: the one listening at lab's port (its runtime file, in the launcher's
+    own runtime folder, says so)."""
+    for info in (lab["home"] / "runtime").glob("*/jpserver-*.json"):
         said = json.loads(info.read_text())
         if said["port"] == int(lab["url"].rsplit(":", 1)[1]):
             return said["pid"]

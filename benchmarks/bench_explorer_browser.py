@@ -21,8 +21,7 @@ from pathlib import Path
 
 import nbformat
 
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
-from tests.browser.jlab import open_notebook, run_all, serving
+from tools.run.lab_driver import launch_chromium, open_notebook, run_all, serving
 
 TARGET = 3.5
 SETUP = '''\
@@ -93,7 +92,7 @@ SIDES = {"explorer": ("button.pp-shuffle", "img.pp-figure"),
 
 
 class Folders:
-    """The one method of pytest's tmp_path_factory that jlab.serving uses."""
+    """The one method of pytest's tmp_path_factory that tools.run.lab_driver.serving uses."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -123,8 +122,7 @@ def main(rounds: int) -> None:
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
         nbformat.write(nb, lab["root"] / "bench_explorer_browser.ipynb")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(chromium_path()),
-                                                 args=CHROMIUM_ARGS)
+            browser = launch_chromium(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 2400})
             open_notebook(page, lab, "bench_explorer_browser.ipynb")
             run_all(page)

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tools.run.lab_driver import descendants
+
 ROOT = Path(__file__).resolve().parent.parent
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+))/\S*\?token=(\w+)")
 HOLDER = re.compile(r"Its token is in (\S+) \(yours alone")  # stdout not a terminal
@@ -56,22 +58,6 @@ def launch(module: str, *args: str, log: Path, env: dict[str, str] | None = None
     except AssertionError:
         stop(process)
         raise
-
-
-def descendants(pid: int) -> list[int]:
-    """pid and every process below it, from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        found.append(todo.pop())
-        todo.extend(children.get(found[-1], []))
-    return found
 
 
 def command_lines(pid: int) -> list[str]:

@@ -1,9 +1,8 @@
-"""The static book (tools/build_book.py) without a browser: built into a temporary folder from the
-committed notebooks, then read as files. Its pages, their order and links, the downloads, the
-presenter notes, figures' alt text, captions, numbers and links to their files, section numbers,
+"""The static book (tools/publish/build_book.py) without a browser: built into a temporary folder
+from the committed notebooks, then read as files. Its pages, their order and links, the downloads,
+the presenter notes, figures' alt text, captions, numbers and links to their files, section numbers,
 the exercises' line, the explorer's line, the search's page texts, the scripts left out, and the
-build's CPU time and size.
-tests/browser/test_book.py opens the same pages in Chromium."""
+build's CPU time and size. tests/browser/test_book.py opens the same pages in Chromium."""
 
 import json
 import os
@@ -15,9 +14,9 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
-from tools import build_book, build_slides, sanitize
-from tools.book import extension
-from tools.build_slides import AssetsUnavailable
+from tools.publish import build_book, build_slides, sanitize
+from tools.publish.book import extension
+from tools.publish.build_slides import AssetsUnavailable
 
 NOTEBOOKS = build_book.NOTEBOOKS
 SERIES = sorted(path.stem for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))

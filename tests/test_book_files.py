@@ -25,8 +25,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tools import build_book, build_slides, deck, sanitize
-from tools.build_slides import AssetsUnavailable
+from tools.publish import build_book, build_slides, deck, sanitize
+from tools.publish.build_slides import AssetsUnavailable
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*Check CHANGES for Sphinx API modifications")
 SECRET = "pp-a-file-of-the-machine-that-builds"

@@ -1,4 +1,5 @@
-"""tools/build_slides.py without a browser: what needs the network, and what is said without it."""
+"""tools/publish/build_slides.py without a browser: what needs the network, and what is said without
+it."""
 
 import os
 import subprocess
@@ -9,7 +10,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import build_slides, deck, sanitize, servers
+from tools.publish import build_slides, deck, sanitize
+from tools.serve import servers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +49,7 @@ BUILDER = """
 import sys
 import time
 from pathlib import Path
-from tools import build_slides
+from tools.publish import build_slides
 build_slides.NPM_DIR = Path(sys.argv[1])
 build_slides.vendor(Path(sys.argv[2]))
 """

@@ -1,4 +1,5 @@
-"""Presenter notes a lecturer can use (tools/deck.py), in the order the speaker view shows them.
+"""Presenter notes a lecturer can use (tools/publish/deck.py), in the order the speaker view shows
+them.
 
 A slide's notes are what the speaker view (key S) shows for it: the notes cells nbconvert puts into
 that slide, grouped here by nbconvert's own slide preprocessor. Per deck, at least 90 % of the
@@ -15,7 +16,7 @@ import nbformat
 import pytest
 from nbconvert.exporters.slides import _RevealMetadataPreprocessor
 
-from tools import deck
+from tools.publish import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -1,4 +1,5 @@
-"""tools/deck_tables.py: a `deck-table` cell's printout becomes a styled table in the deck only."""
+"""tools/publish/deck_tables.py: a `deck-table` cell's printout becomes a styled table in the deck
+only."""
 
 import html.parser
 
@@ -6,8 +7,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from tools import sanitize
-from tools.deck_tables import deck_tables, parse, table_html
+from tools.publish import sanitize
+from tools.publish.deck_tables import deck_tables, parse, table_html
 
 PRINTOUT = """Accuracy on held-out pairs (30 seeds)
 scheme         train    test

@@ -290,7 +290,7 @@ def test_spread_prints_the_mean_and_the_range():
 
 
 def test_a_table_aligns_its_columns_two_spaces_apart_so_a_deck_reads_it_back():
-    from tools.deck_tables import columns
+    from tools.publish.deck_tables import columns
 
     text = ex.table({"rope": ["100% (97–100%)", "9%"], "alibi_symmetric": ["5%", "64/84/92"]},
                     ["mirrored", "at 32"], corner="last row")

@@ -1,8 +1,8 @@
 """Every minimum Python the repository states is pyproject.toml's requires-python (issue 41 §4).
 
-tools/build_book.py told the book's readers "Python 3.10 or newer" while the project needs 3.11:
-each sentence or check that names a lowest Python, in any tracked text file (tools, docs, README,
-Makefile, notebooks), is read here and compared with requires-python."""
+tools/publish/build_book.py told the book's readers "Python 3.10 or newer" while the project
+needs 3.11: each sentence or check that names a lowest Python, in any tracked text file (tools,
+docs, README, Makefile, notebooks), is read here and compared with requires-python."""
 
 import re
 import subprocess
@@ -66,6 +66,6 @@ def test_every_stated_minimum_python_is_requires_python():
 
 def test_the_repository_states_its_minimum_where_newcomers_look():
     """The check is not empty: the README and the Makefile say it (and the book, for readers)."""
-    for name in ("README.md", "Makefile", "tools/build_book.py"):
+    for name in ("README.md", "Makefile", "tools/publish/build_book.py"):
         found = [p for p in _tracked() if p.name == Path(name).name]
         assert any(stated_minimums(_text(p)) for p in found), name

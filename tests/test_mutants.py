@@ -1,4 +1,4 @@
-"""The mutation check's list (tools/mutants.py), checked without running nbval: every mutant
+"""The mutation check's list (tools/run/mutants.py), checked without running nbval: every mutant
 applies to today's package, names notebooks that use the module it breaks, and together they
 cover every formula the notebooks teach (`make mutants` runs them)."""
 
@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 import posattn as pa
-from tools import mutants as tm
+from tools.run import mutants as tm
 
 SRC = Path(tm.SRC) / "posattn"
 MATH = ("attention", "baselines", "embeddings", "permutations", "positions", "rope", "schemes",

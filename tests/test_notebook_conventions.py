@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from tests.answers import is_exercise, placeholders
-from tools import deck
+from tools.publish import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -198,11 +198,11 @@ def lecture_minutes(notebook: "str | Path", slides: range | None = None) -> tupl
     ``slides``, numbered from 1 as the deck numbers them (its closing slide last); and the cues
     counted on the way, by kind.
 
-    A lecture is the deck tools/deck.py makes of the notebook, said aloud: every word shown on a
-    slide (its markdown, its printed output, the code of a `deck-code` cell counted twice, as
-    reading_minutes counts code) and every word of its presenter notes (the lesson prose moved
-    there included), at SPEAKING_RATE, 130 words a minute: lecturers speak at 120 to 150, slower
-    over formulas and while a room reads a slide. The cues take time of their own:
+    A lecture is the deck tools/publish/deck.py makes of the notebook, said aloud: every word shown
+    on a slide (its markdown, its printed output, the code of a `deck-code` cell counted twice, as
+    reading_minutes counts code) and every word of its presenter notes (the lesson prose moved there
+    included), at SPEAKING_RATE, 130 words a minute: lecturers speak at 120 to 150, slower over
+    formulas and while a room reads a slide. The cues take time of their own:
 
     - **Ask:** ASK_MINUTES, 1 minute with its **Expect:**: the question, a wait, two or three
       answers, the expected one said. Their words are inside that minute, not counted again.

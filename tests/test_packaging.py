@@ -112,7 +112,7 @@ def _tiny_wheel(folder: Path, version: str) -> tuple[Path, str]:
 @pytest.mark.slow
 def test_a_changed_hash_in_the_lock_stops_the_setup_in_an_existing_environment(tmp_path):
     """pip checks a lock's hashes only for what it downloads: the set-up's old command passed a
-    tampered lock in an environment that already held its versions. tools/lock_install.py (what
+    tampered lock in an environment that already held its versions. tools/run/lock_install.py (what
     make setup runs) installs again each entry that changed, and checks its hash."""
     wheels = tmp_path / "wheels"
     wheels.mkdir()
@@ -123,7 +123,7 @@ def test_a_changed_hash_in_the_lock_stops_the_setup_in_an_existing_environment(t
            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     lock = tmp_path / "requirements.lock"
     lock.write_text(f"tiny-lock-probe==1.0 \\\n    --hash=sha256:{digest}\n    # via nothing\n")
-    install = [python, str(ROOT / "tools" / "lock_install.py"), str(lock)]
+    install = [python, str(ROOT / "tools" / "run" / "lock_install.py"), str(lock)]
     subprocess.run(install, check=True, env=env, timeout=300)  # a fresh one: installed
     installed = next((tmp_path / "venv").glob("lib/python*/site-packages/tiny_lock_probe.py"))
     installed.write_text("# the copy installed first\n")  # a re-install would write it anew
@@ -153,7 +153,7 @@ def test_a_package_pinned_under_two_markers_is_installed_by_the_one_that_applies
                     f"    --hash=sha256:{digests['1.0']}\n"
                     f"tiny-lock-probe==2.0 ; python_full_version < '3.0' \\\n"
                     f"    --hash=sha256:{digests['2.0']}\n")
-    subprocess.run([python, str(ROOT / "tools" / "lock_install.py"), str(lock)], check=True,
+    subprocess.run([python, str(ROOT / "tools" / "run" / "lock_install.py"), str(lock)], check=True,
                    env=env, timeout=300)
     shown = subprocess.run([python, "-c", "import importlib.metadata as m; "
                             "print(m.version('tiny-lock-probe'))"], env=env, capture_output=True,

@@ -13,7 +13,7 @@ import numpy as np
 
 import posattn
 from tests import door_probes, test_door_probes
-from tools import mutants
+from tools.run import mutants
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "posattn"
@@ -42,8 +42,8 @@ def lines(paths) -> int:
 
 def test_the_package_sizes_the_readme_states_are_counted():
     found = re.search(r"The math \(attention, permutations, embeddings, positions, the schemes, "
-                      r"RoPE, the encoder and the input checks\) comes to about ([\d,]+) lines, .*? the "
-                      r"whole package, .*? to about ([\d,]+)", flat("README.md"))
+                      r"RoPE, the encoder and the input checks\) comes to about ([\d,]+) "
+                      r"lines, .*? the whole package, .*? to about ([\d,]+)", flat("README.md"))
     assert found, "the README states no size of the package"
     counted = (lines(PACKAGE / f"{name}.py" for name in MATH), lines(PACKAGE.rglob("*.py")))
     for stated, count in zip(map(number, found.groups()), counted, strict=True):
@@ -102,7 +102,7 @@ def test_the_mutants_the_documents_count_are_the_mutants():
 
 
 def test_the_live_decks_kernel_bounds_are_the_servers():
-    source = read("tools/voila_app.py")
+    source = read("tools/serve/voila_adapter.py")
     constant = {name: int(re.search(rf"^{name} = (\d+)", source, re.M)[1])
                 for name in ("PAGE_KERNELS", "CLOSED_GRACE", "UNCONNECTED", "CULL_EVERY")}
     found = re.search(r"A page's kernel goes (\d+) s after the page is closed or reloaded, one "
@@ -130,11 +130,11 @@ def test_the_python_and_node_floors_are_said_alike_everywhere():
     assert python in readme and set(re.findall(r"Python \d+\.\d+ or newer", readme)) == {python}
     assert f"sys.version_info < ({floor[0]}, {floor[1]})" in read("Makefile")
     assert f"PYTHON must be {python}" in read("Makefile")
-    book = read("tools/build_book.py")
+    book = read("tools/publish/build_book.py")
     assert re.findall(r"Python \d+\.\d+ or newer", book) == [python] * 2, "the book's own line"
     node = re.search(r"- nodejs>=(\d+)", read("environment.yml"))[1]
     assert set(re.findall(r"Node\.js \d+ or newer", readme)) == {f"Node.js {node} or newer"}
-    assert f"Node.js {node} or newer" in read("tools/build_slides.py")
+    assert f"Node.js {node} or newer" in read("tools/publish/build_slides.py")
 
 
 def test_the_kernel_the_readme_names_is_the_one_make_kernel_installs():
@@ -198,7 +198,7 @@ def test_each_measured_time_or_size_in_the_readme_says_when_it_was_measured():
 
 def test_the_readmes_other_bounds_are_the_codes():
     readme = flat("README.md")
-    kernels = re.search(r"^PAGE_KERNELS = (\d+)", read("tools/voila_app.py"), re.M)[1]
+    kernels = re.search(r"^PAGE_KERNELS = (\d+)", read("tools/serve/voila_adapter.py"), re.M)[1]
     assert f"and at most {kernels} run at once" in readme
     pin = re.search(r"^jupyterlab_widgets>=[\d.]+,<([\d.]+)$", read("requirements-rise.txt"),
                     re.M)[1]
@@ -212,7 +212,7 @@ def test_the_readmes_other_bounds_are_the_codes():
 def test_the_node_and_npm_the_pinned_slide_assets_ask_for_are_the_readmes():
     import json
 
-    lock = json.loads(read("tools/slide_assets/package-lock.json"))
+    lock = json.loads(read("tools/publish/slide_assets/package-lock.json"))
     floors = {tool: max(int(re.search(r"\d+", package["engines"][tool])[0])
                         for package in lock["packages"].values()
                         if tool in package.get("engines", {}))

@@ -1,4 +1,5 @@
-"""tools/sanitize.py without a browser: what the decks and the book keep of a notebook's HTML.
+"""tools/publish/sanitize.py without a browser: what the decks and the book keep of a notebook's
+HTML.
 
 The policy keeps what markdown renders (headings and their anchors, tables, math, highlighted code,
 pictures) and drops what runs (script, handlers, script URLs, script outputs, widgets whose code
@@ -13,7 +14,7 @@ import pytest
 from docutils import nodes
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tools import build_book, sanitize
+from tools.publish import build_book, sanitize
 
 RUNNING_TAGS = {"script", "iframe", "object", "embed", "svg", "math", "style", "form", "meta",
                 "base"}

@@ -1,6 +1,6 @@
 """`make notebooks` never loses a save that lands while it puts a run in place (issue 30).
 
-Someone saves the notebook while tools/run_notebooks.py compares and replaces it: by writing a
+Someone saves the notebook while tools/run/run_notebooks.py compares and replaces it: by writing a
 temporary file and renaming it over the notebook (as many editors do) or by writing into the file
 (as Jupyter's contents manager does). Whenever the save lands, it is kept at NAME.ipynb; when the
 run was not put in place, it is kept as NAME.rerun.ipynb and the exit status is 1; otherwise 0.
@@ -16,7 +16,7 @@ import time
 import nbformat
 import pytest
 
-from tools import run_notebooks
+from tools.run import run_notebooks
 
 TAG = "@@TAG@@"  # the first cell's source: "as read", or whose save it is
 
@@ -58,7 +58,7 @@ def save_in_place(path, data: bytes) -> None:
 
 
 class SaveAt:
-    """os as tools.run_notebooks sees it, with someone's save just before or after call k."""
+    """os as tools.run.run_notebooks sees it, with someone's save just before or after call k."""
 
     def __init__(self, k: int, after: bool, save):
         self.k, self.after, self.save, self.calls, self.saved = k, after, save, 0, False

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.launchers import ROOT, server_failures
-from tools import servers
+from tools.serve import servers
 
 
 @pytest.mark.parametrize("port", ["abc", "-1", "0", "99999", "65536", "8888x", "1e3", "٨٨٨٨",
@@ -147,7 +147,7 @@ def test_with_every_port_near_PORT_in_use_the_launcher_says_so_in_one_line(every
                                                                            target, tmp_path):
     args = ["present"] if target == "present" else []
     command = ([*MAKE, target, f"PORT={every_port_near}"] if how == "make" else
-               [sys.executable, "-m", "tools.servers", *args])
+               [sys.executable, "-m", "tools.serve.servers", *args])
     code, lines = printed(command, user_env(tmp_path, PORT=str(every_port_near)))
     assert code != 0
     assert len(lines) == 1, lines

@@ -1,13 +1,13 @@
-"""Notebook 09 §6's stored setup grid (ex.setup_grid(), made by tools/setup_grid.py) is what the
+"""Notebook 09 §6's stored setup grid (ex.setup_grid(), made by tools/run/setup_grid.py) is what the
 code trains: its shape is the grid it declares, and cells of it trained again give the stored
 numbers exactly. A change to the recipe, a task or a scheme that is not followed by
-`python -m tools.setup_grid` fails here."""
+`python -m tools.run.setup_grid` fails here."""
 
 import pytest
 
 from posattn import SCHEMES
 from posattn import experiments as ex
-from tools import setup_grid as maker
+from tools.run import setup_grid as maker
 
 GRID = ex.setup_grid()
 

@@ -4,34 +4,26 @@ server.
 The server runs from this environment (sys.executable -m jupyter lab) on 127.0.0.1, a free port and
 a random token, over a temporary copy of notebooks/ (the committed notebooks are never rewritten),
 with its own settings, kernelspec and workspace folders, and it is stopped whatever happens
-(jlab.serving; test_notebook7.py starts a Notebook 7 server the same way).
+(tools.run.lab_driver.serving; test_notebook7.py starts a Notebook 7 server the same way).
 """
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .jlab import (
+from tools.run.lab_driver import (
+    CHROMIUM_ARGS,
     EXPLORER,
-    browser_required,
+    chromium,
+    chromium_missing,
     open_notebook,
     run_all,
-    screenshot_notebook,
     serving,
 )
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from .jlab import browser_required, screenshot_notebook
+
 HOW_TO_ENABLE = (
     "to run them: `sudo apt-get install chromium`, or set POSATTN_CHROMIUM=/path/to/chromium"
 )
@@ -57,12 +49,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 def chromium_path() -> Path:
     """The browser to drive: $POSATTN_CHROMIUM, else Debian's /usr/bin/chromium; skip (or fail in
     CI) without it."""
-    path = Path(os.environ.get("POSATTN_CHROMIUM", "/usr/bin/chromium"))
-    missing = None if path.is_file() and os.access(path, os.X_OK) else f"no Chromium at {path}"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing = "the Python package playwright is not installed (run `make setup`)"
+    missing = chromium_missing()
     if missing and browser_required():
         pytest.fail(
             f"browser tests are required in CI, but {missing}; {HOW_TO_ENABLE}", pytrace=False
@@ -70,7 +57,7 @@ def chromium_path() -> Path:
     if missing:
         SKIPPED.append(f"browser tests skipped: {missing}; {HOW_TO_ENABLE}")
         pytest.skip(SKIPPED[-1])
-    return path
+    return chromium()
 
 
 @pytest.fixture(scope="session")
@@ -80,11 +67,11 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
         try:
-            yield chromium
+            yield launched
         finally:
-            chromium.close()
+            launched.close()
 
 
 @pytest.fixture

@@ -296,9 +296,8 @@ def summary(decks: dict[str, dict[str, dict]]) -> str:
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tools.build_slides import ROOT, build
-
-    from .conftest import CHROMIUM_ARGS, chromium_path
+    from tools.publish.build_slides import ROOT, build
+    from tools.run.lab_driver import launch_chromium
 
     counts = "--summary" in argv
     notebooks = [Path(a) for a in argv if a != "--summary"] or sorted(
@@ -306,8 +305,7 @@ def main(argv: list[str]) -> None:
     decks = build(notebooks, ROOT / "build" / "slides")
     measured = {}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium_path()),
-                                             args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         for deck in decks:
             page.goto(deck.as_uri())

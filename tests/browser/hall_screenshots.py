@@ -11,7 +11,7 @@ The test run writes its own, every slide and page, into artifacts/screenshots/ (
 
 import sys
 
-from tools.build_slides import ROOT
+from tools.publish.build_slides import ROOT
 
 OUT = ROOT / "artifacts" / "hall"
 PROJECTOR, DESK, PHONE = ({"width": 1280, "height": 720}, {"width": 1280, "height": 900},
@@ -35,10 +35,10 @@ PAGES = [
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tools import build_book
-    from tools.build_slides import build
+    from tools.publish import build_book
+    from tools.publish.build_slides import build
+    from tools.run.lab_driver import launch_chromium
 
-    from .conftest import CHROMIUM_ARGS, chromium_path
     from .deck_measure import MATH_DONE, SHOW_FRAGMENTS
 
     notebooks = ROOT / "notebooks"
@@ -50,8 +50,7 @@ def main(argv: list[str]) -> None:
     for old in OUT.glob("*.png"):
         old.unlink()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium_path()),
-                                             args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         for deck, slide, what in SLIDES:
             page = browser.new_page(viewport=PROJECTOR)
             page.goto(f"{(ROOT / 'build' / 'slides' / f'{deck}.slides.html').as_uri()}#/{slide}")

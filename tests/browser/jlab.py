@@ -1,128 +1,24 @@
-"""Helpers for the browser tests: a private JupyterLab server, and driving a notebook through its
-UI."""
+"""Helpers for the browser tests: the checks and pictures they share. The server and the browser
+they drive come from tools/run/lab_driver.py (the benchmarks use it too)."""
 
-import json
 import os
 import re
-import shutil
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from tools import servers
+from tools.run.lab_driver import PLACEHOLDERS, ROOT
 
 try:
     from playwright.sync_api import expect
 except ImportError:  # the browser fixture then skips (or fails, in CI) and says how to install it
     expect = None
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-# Quiet, reproducible JupyterLab: no news or update checks, every cell in the DOM (no windowing).
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
-        "windowingMode": "none",
-        "scrollPastEnd": False,
-    },
-}
-OPTIONS = {  # beyond tools.servers' own: quiet, and the app object exposed for NOTEBOOK_STATE
-    "lab": [
-        "--LabApp.news_url=",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.expose_app_in_browser=True",
-    ],
-    "notebook": ["--JupyterNotebookApp.expose_app_in_browser=True"],
-}
 
 
 def browser_required() -> bool:
     """In CI (or with POSATTN_REQUIRE_BROWSER=1) a missing browser fails the run instead of
     skipping."""
     return bool(os.environ.get("CI")) or os.environ.get("POSATTN_REQUIRE_BROWSER") == "1"
-
-
-def private_jupyter_env(home: Path) -> dict[str, str]:
-    """Environment variables that keep the server's config, settings and kernels inside home."""
-    env = dict(os.environ)
-    for var, sub in [
-        ("JUPYTER_CONFIG_DIR", "config"),
-        ("JUPYTER_DATA_DIR", "data"),
-        ("JUPYTER_RUNTIME_DIR", "runtime"),
-        ("JUPYTERLAB_SETTINGS_DIR", "settings"),
-        ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
-        ("IPYTHONDIR", "ipython"),
-    ]:
-        env[var] = str(home / sub)
-        (home / sub).mkdir(parents=True, exist_ok=True)
-    for name, value in LAB_SETTINGS.items():
-        (home / "settings" / name).parent.mkdir(parents=True, exist_ok=True)
-        (home / "settings" / name).write_text(json.dumps(value))
-    kernel = home / "data" / "kernels" / "python3" / "kernel.json"  # this environment's Python
-    kernel.parent.mkdir(parents=True)
-    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    kernel.write_text(
-        json.dumps({"argv": argv, "display_name": "Python 3 (ipykernel)", "language": "python"})
-    )
-    env.pop("MPLBACKEND", None)  # kernels pick their usual inline backend
-    return env
-
-
-@contextmanager
-def serving(app: str, tmp_path_factory) -> Iterator[dict]:
-    """A private server (`lab` or `notebook`) over a temporary copy of notebooks/, stopped whatever
-    happens: yields {"url", "token", "root", "home"}."""
-    home = tmp_path_factory.mktemp(f"jupyter-{app}-home")
-    root = tmp_path_factory.mktemp(f"{app}-root") / "notebooks"
-    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    server = servers.start(
-        app,
-        *OPTIONS[app],
-        f"--ServerApp.root_dir={root}",
-        env=private_jupyter_env(home),
-        log=home / f"jupyter-{app}.log",
-    )
-    try:
-        yield {"url": server.url, "token": server.token, "root": root, "home": home}
-    finally:
-        servers.stop(server.process)
-
-
-# The open notebook, read from JupyterLab's own model (the server runs with expose_app_in_browser).
-NOTEBOOK_STATE = """() => {
-  const panel = window.jupyterapp?.shell.currentWidget;
-  if (!panel || !panel.content || !panel.context || !panel.context.isReady) return null;
-  const cells = panel.content.widgets.filter(w => w.model.type === 'code');
-  return {
-    cells: panel.content.widgets.length,
-    modelCells: panel.content.model.cells.length,
-    kernel: panel.sessionContext.session?.kernel?.status ?? 'none',
-    unrun: cells.filter(w => w.model.executionCount === null).length,
-    errors: cells.flatMap(w => w.model.outputs.toJSON()).filter(o => o.output_type === 'error')
-                 .map(o => `${o.ename}: ${o.evalue}`),
-  };
-}"""
-READY = (
-    f"() => {{ const s = ({NOTEBOOK_STATE})(); "
-    "return s && s.cells === s.modelCells && s.kernel === 'idle'; }"
-)
-FINISHED = (
-    f"() => {{ const s = ({NOTEBOOK_STATE})(); "
-    "return s && s.kernel === 'idle' && (s.unrun === 0 || s.errors.length > 0); }"
-)
-PLACEHOLDERS = re.compile("Loading widget|Error displaying widget")
-
-
-def open_notebook(page, lab: dict, name: str, route: str = "lab/tree") -> None:
-    """Open NAME in JupyterLab (route "notebooks" for Notebook 7) and wait until its cells are in
-    the page and its kernel is idle."""
-    page.goto(f"{lab['url']}/{route}/{name}?token={lab['token']}&reset")
-    page.wait_for_function(READY, timeout=90_000, polling=250)
 
 
 LOCAL_SERVER = (
@@ -144,17 +40,6 @@ def assert_ran_cleanly(page, state: dict, where: str) -> None:
         ".jp-OutputArea-output", has_text=re.compile(r"Traceback \(most recent call last\)")
     )
     assert tracebacks.count() == 0, f"traceback in the page: {tracebacks.first.inner_text()[:500]}"
-
-
-def run_all(page, timeout_s: float = 300) -> dict:
-    """Clear the outputs, then Run ▸ Run All Cells from the menu (JupyterLab's, or Notebook 7's: the
-    same one); wait for idle; return the state."""
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
-    page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-    page.locator("li[data-command='runmenu:run-all']").click()
-    page.wait_for_function(FINISHED, timeout=timeout_s * 1000, polling=250)
-    page.get_by_text(PLACEHOLDERS).first.wait_for(state="detached", timeout=20_000)
-    return page.evaluate(NOTEBOOK_STATE)
 
 
 SCROLLER = ".jp-NotebookPanel .jp-WindowedPanel-outer"
@@ -184,13 +69,6 @@ def expected_slides(nb) -> int:
     kinds = [cell.metadata.get("slideshow", {}).get("slide_type", "-") for cell in nb.cells]
     first_shown = next(kind for kind in kinds if kind not in {"skip", "notes"})
     return kinds.count("slide") + (first_shown != "slide")
-
-
-# The "dog bites man" explorer notebook, whatever its number (test_explorer.py, test_keyboard.py)
-EXPLORER = min(
-    NOTEBOOKS.glob("*_dog_bites_man_explorer.ipynb"),
-    default=NOTEBOOKS / "NN_dog_bites_man_explorer.ipynb",
-)
 
 
 def pi_text(order: str) -> str:

@@ -1,9 +1,9 @@
 """WCAG 2.1 AA, as a university's web content must be: axe-core over every deck and book page.
 
-axe-core is one of the decks' npm packages (tools/slide_assets/package.json; the builds install it
-with the others, so the tests need no network); it is injected into each page, never shipped in
-one. A page passes with no violation of impact "serious" or "critical" under the tags wcag2a,
-wcag2aa, wcag21a and wcag21aa.
+axe-core is one of the decks' npm packages (tools/publish/slide_assets/package.json; the builds
+install it with the others, so the tests need no network); it is injected into each page, never
+shipped in one. A page passes with no violation of impact "serious" or "critical" under the tags
+wcag2a, wcag2aa, wcag21a and wcag21aa.
 
 A deck is checked twice: in reveal.js's print view (`?print-pdf`), where every slide and fragment
 is on the page (axe skips what is hidden, and the presenting view hides all slides but one), and
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tools import build_book, build_slides
-from tools.build_slides import AssetsUnavailable, build
+from tools.publish import build_book, build_slides
+from tools.publish.build_slides import AssetsUnavailable, build
+from tools.run.lab_driver import NOTEBOOKS
 
-from .jlab import NOTEBOOKS, browser_required
+from .jlab import browser_required
 from .test_book import DESKTOP, PAGES, PHONE, fits, fitted, settle
 
 pytestmark = [
@@ -49,7 +50,8 @@ def built(make, out: Path) -> Path:
         make(out)
     except AssetsUnavailable as error:
         (pytest.fail if browser_required() else pytest.skip)(str(error))
-    assert AXE.is_file(), f"{AXE} is missing: axe-core belongs in tools/slide_assets/package.json"
+    assert AXE.is_file(), (f"{AXE} is missing: axe-core belongs in "
+                           "tools/publish/slide_assets/package.json")
     return out
 
 

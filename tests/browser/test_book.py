@@ -1,4 +1,4 @@
-"""The static book (tools/build_book.py) in headless Chromium, offline.
+"""The static book (tools/publish/build_book.py) in headless Chromium, offline.
 
 The book is built into a temporary folder, at a sub-path (course/position-problem/) as a static
 host would serve it, and every page is opened from file://: nothing may be requested from outside
@@ -26,10 +26,11 @@ import nbformat
 import pytest
 
 from tests.launchers import serving
-from tools import build_book
-from tools.build_slides import AssetsUnavailable
+from tools.publish import build_book
+from tools.publish.build_slides import AssetsUnavailable
+from tools.run.lab_driver import NOTEBOOKS
 
-from .jlab import NOTEBOOKS, browser_required, screenshot_path
+from .jlab import browser_required, screenshot_path
 
 pytestmark = [
     pytest.mark.browser,

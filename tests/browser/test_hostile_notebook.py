@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
-from tools import build_book, build_slides
+from tools.publish import build_book, build_slides
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -28,8 +28,9 @@ except ImportError:  # the browser fixture then skips (or fails, in CI)
     PlaywrightError = Exception
 
 from tests.launchers import serving
+from tools.run.lab_driver import NOTEBOOKS
 
-from .jlab import NOTEBOOKS, browser_required
+from .jlab import browser_required
 
 pytestmark = [
     pytest.mark.browser,

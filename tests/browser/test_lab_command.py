@@ -1,8 +1,8 @@
-"""`make lab` (python -m tools.servers): JupyterLab on notebooks/, 127.0.0.1 only, behind a token
-that never appears on a command line, refusing foreign Host headers, each launch on its own port
-and printing the port it bound, bad paths a 4xx (never a 500), and nothing left running once the
-launcher goes, however it is stopped: its files live in a folder of its own, which the next launch
-removes if a `kill -9` left it."""
+"""`make lab` (python -m tools.serve.servers): JupyterLab on notebooks/, 127.0.0.1 only, behind a
+token that never appears on a command line, refusing foreign Host headers, each launch on its own
+port and printing the port it bound, bad paths a 4xx (never a 500), and nothing left running once
+the launcher goes, however it is stopped: its files live in a folder of its own, which the next
+launch removes if a `kill -9` left it."""
 
 import json
 import os
@@ -58,7 +58,7 @@ def lab(tmp_path_factory):
     its log)."""
     folder = tmp_path_factory.mktemp("lab")
     env = {**lab_env(folder), "PORT": "18931"}
-    process, url, token = launch("tools.servers", log=folder / "lab.log", env=env)
+    process, url, token = launch("tools.serve.servers", log=folder / "lab.log", env=env)
     try:
         yield process, url, token, folder / "lab.log"
     finally:
@@ -75,7 +75,7 @@ def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(lab
     assert request(url, "/api/contents")[0] == 403  # no token, no access
     assert request(url, "/api/kernels", method="POST", token=token)[0] == 201  # a kernel too
     lines = command_lines(process.pid)
-    assert any("tools.servers" in line for line in lines)  # the launcher, which serves
+    assert any("tools.serve.servers" in line for line in lines)  # the launcher, which serves
     assert any("ipykernel" in line for line in lines)
     assert [line for line in lines if token in line] == []
 
@@ -117,7 +117,7 @@ def test_a_busy_PORT_65535_moves_the_server_and_the_url_names_the_port_it_bound(
     except OSError:  # in use already: as good
         pass
     try:
-        process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
+        process, url, token = launch("tools.serve.servers", log=tmp_path / "lab.log",
                                      env={**lab_env(tmp_path), "PORT": "65535"})
         try:
             port = int(url.rsplit(":", 1)[1])
@@ -136,7 +136,7 @@ def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path
     try:
         for folder in folders:
             folder.mkdir()
-            launched.append(spawn("tools.servers", log=folder / "lab.log",
+            launched.append(spawn("tools.serve.servers", log=folder / "lab.log",
                                   env=lab_env(folder)))
         (url_1, token_1), (url_2, token_2) = [printed_url(process, folder / "lab.log")
                                               for process, folder in zip(launched, folders,
@@ -152,7 +152,7 @@ def test_two_labs_started_together_each_print_a_url_to_their_own_server(tmp_path
 
 def with_a_kernel(tmp_path, ignoring=()):
     """`make lab` with one kernel running: (process, url, every pid below the launcher)."""
-    process, url, token = launch("tools.servers", log=tmp_path / "lab.log",
+    process, url, token = launch("tools.serve.servers", log=tmp_path / "lab.log",
                                  env=lab_env(tmp_path), ignoring=ignoring)
     assert request(url, "/api/kernels", method="POST", token=token)[0] == 201
     pids = descendants(process.pid)
@@ -215,7 +215,7 @@ def test_a_launcher_killed_with_SIGKILL_leaves_its_files_in_a_folder_the_next_la
     def make_lab(name: str):
         """`make lab`: (process, url, token, what it added to runtime/ as it started)."""
         before = set(runtime.iterdir())
-        process, url, token = launch("tools.servers", log=tmp_path / f"{name}.log", env=env)
+        process, url, token = launch("tools.serve.servers", log=tmp_path / f"{name}.log", env=env)
         launched.append(process)
         return process, url, token, set(runtime.iterdir()) - before
 

@@ -1,12 +1,13 @@
-"""Live slides with Voilà (`make present`, tools/servers.py): the explorer as a deck on a kernel.
+"""Live slides with Voilà (`make present`, tools/serve/servers.py): the explorer as a deck on a
+kernel.
 
-The server is started as `make present` starts it (tools.servers.present), with private Jupyter
-folders, and stopped whatever happens. In headless Chromium the deck must be ready, have one
+The server is started as `make present` starts it (tools.serve.servers.present), with private
+Jupyter folders, and stopped whatever happens. In headless Chromium the deck must be ready, have one
 top-level slide per "slide" cell, show the slide number ("1/16": this one of all, as the static
 decks do) legibly (axe-core: no serious or critical WCAG 2.1 AA violation outside the slides, the
-number's contrast among them), show the explorer on its slide, answer a click on Shuffle with a
-new status line (the kernel is live), and load nothing from a network: no failed request, no
-request to another address. In its speaker view (S), each formula of the notes shows once.
+number's contrast among them), show the explorer on its slide, answer a click on Shuffle with a new
+status line (the kernel is live), and load nothing from a network: no failed request, no request to
+another address. In its speaker view (S), each formula of the notes shows once.
 """
 
 import importlib.util
@@ -17,18 +18,17 @@ import pytest
 
 from tests.launchers import kernels
 from tests.test_deck_notes import slides as slides_of_deck
-from tools import servers
-from tools.build_slides import AssetsUnavailable
-from tools.deck import deck_of
+from tools.publish.build_slides import AssetsUnavailable
+from tools.publish.deck import deck_of
+from tools.run.lab_driver import EXPLORER, private_jupyter_env
+from tools.serve import servers
 
 from .jlab import (
-    EXPLORER,
     LOCAL_SERVER,
     browser_required,
     expected_slides,
     order_value,
     pi_text,
-    private_jupyter_env,
     screenshot_path,
 )
 from .test_accessibility import severe

@@ -5,25 +5,17 @@ would check nothing more.
 
 The server is Notebook 7 of this environment (sys.executable -m jupyter notebook), started like the
 JupyterLab one: 127.0.0.1, a free port, a random token, a temporary copy of notebooks/, private
-settings and kernelspec; it is stopped whatever happens (jlab.serving). Notebook 7 is built from
-JupyterLab's components, so its Run menu and notebook model are the ones jlab.py already drives.
+settings and kernelspec; it is stopped whatever happens (tools.run.lab_driver.serving). Notebook
+7 is built from JupyterLab's components, so its Run menu and notebook model are the ones
+tools/run/lab_driver.py already drives.
 """
 
 import nbformat
 import pytest
 
-from .jlab import (
-    EXPLORER,
-    assert_ran_cleanly,
-    expect,
-    figure_changed,
-    open_notebook,
-    order_value,
-    pi_text,
-    run_all,
-    screenshot_path,
-    serving,
-)
+from tools.run.lab_driver import EXPLORER, open_notebook, run_all, serving
+
+from .jlab import assert_ran_cleanly, expect, figure_changed, order_value, pi_text, screenshot_path
 
 FIRST_CELLS = "05_up_to_the_explorer.ipynb"
 

@@ -6,14 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from .jlab import (
-    EXPLORER,
-    NOTEBOOKS,
-    assert_ran_cleanly,
-    open_notebook,
-    run_all,
-    screenshot_notebook,
-)
+from tools.run.lab_driver import EXPLORER, NOTEBOOKS, open_notebook, run_all
+
+from .jlab import assert_ran_cleanly, screenshot_notebook
 
 
 @pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)

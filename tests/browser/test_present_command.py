@@ -1,5 +1,5 @@
-"""`make present` (python -m tools.servers present): Voilà behind a token that never appears on a
-command line, serving only the vendored slide assets as files, refusing foreign Host headers,
+"""`make present` (python -m tools.serve.servers present): Voilà behind a token that never appears
+on a command line, serving only the vendored slide assets as files, refusing foreign Host headers,
 answering a bad path with a 404 (never a 500), and leaving nothing behind when stopped: its files
 live in a folder of its own, which the next launch removes if a `kill -9` left it."""
 
@@ -20,7 +20,7 @@ from tests.launchers import (
     server_failures,
     stop,
 )
-from tools.build_slides import AssetsUnavailable, vendor
+from tools.publish.build_slides import AssetsUnavailable, vendor
 
 OUTSIDE_THE_ASSETS = [  # each names a repository file, or no file; none may be served
     "/voila/files/build/slides/vendor/..%2f..%2f..%2fREADME.md",
@@ -56,7 +56,7 @@ def start_present(folder, log: str = "voila.log"):
     env = {**os.environ, "PORT": "8866", "TMPDIR": str(folder / "tmp"),
            "JUPYTER_RUNTIME_DIR": str(folder / "runtime")}
     env.pop("JUPYTER_TOKEN", None)
-    return launch("tools.servers", "present", log=folder / log, env=env)
+    return launch("tools.serve.servers", "present", log=folder / log, env=env)
 
 
 @pytest.fixture(scope="module")

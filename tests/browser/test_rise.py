@@ -22,17 +22,9 @@ import os
 import nbformat
 import pytest
 
-from .jlab import (
-    LOCAL_SERVER,
-    NOTEBOOKS,
-    ROOT,
-    expect,
-    expected_slides,
-    open_notebook,
-    order_value,
-    pi_text,
-    screenshot_path,
-)
+from tools.run.lab_driver import NOTEBOOKS, ROOT, open_notebook
+
+from .jlab import LOCAL_SERVER, expect, expected_slides, order_value, pi_text, screenshot_path
 
 pytestmark = pytest.mark.browser
 if importlib.util.find_spec("jupyterlab_rise") is None:
@@ -46,9 +38,10 @@ NOTEBOOK = NOTEBOOKS / "03_softmax_and_projections.ipynb"
 
 @pytest.fixture
 def rise_white(lab):
-    """RISE's theme as the Makefile's set-up ships it (tools/lab-overrides.json), in the server's
-    user settings."""
-    rise = json.loads((ROOT / "tools" / "lab-overrides.json").read_text())["jupyterlab-rise:plugin"]
+    """RISE's theme as the Makefile's set-up ships it (tools/serve/lab-overrides.json), in the
+    server's user settings."""
+    overrides = ROOT / "tools" / "serve" / "lab-overrides.json"
+    rise = json.loads(overrides.read_text())["jupyterlab-rise:plugin"]
     settings = lab["home"] / "settings" / "jupyterlab-rise" / "plugin.jupyterlab-settings"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps(rise))

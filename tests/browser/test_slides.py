@@ -1,5 +1,5 @@
-"""The static classroom decks (tools/build_slides.py): built here, opened from disk in headless
-Chromium, offline, and read as a lecture hall would (1280×720).
+"""The static classroom decks (tools/publish/build_slides.py): built here, opened from disk in
+headless Chromium, offline, and read as a lecture hall would (1280×720).
 
 Each deck must be ready, have one top-level slide per "slide" cell (and its closing slide),
 typeset its math and load nothing that is not a local file. Every size is measured ON SCREEN,
@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from tools.build_slides import AssetsUnavailable, build
-from tools.deck import deck_of
+from tools.publish.build_slides import AssetsUnavailable, build
+from tools.publish.deck import deck_of
+from tools.run.lab_driver import NOTEBOOKS
 
 from .deck_measure import deck_problems, measure_deck, problems
-from .jlab import NOTEBOOKS, SCREENSHOTS, browser_required, expected_slides
+from .jlab import SCREENSHOTS, browser_required, expected_slides
 
 pytestmark = pytest.mark.browser
 LOCAL = ("file://", "data:", "blob:", "about:")

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.test_deck_notes import slides
-from tools.build_slides import AssetsUnavailable, build
-from tools.deck import deck_of
+from tools.publish.build_slides import AssetsUnavailable, build
+from tools.publish.deck import deck_of
+from tools.run.lab_driver import NOTEBOOKS
 
-from .jlab import NOTEBOOKS, browser_required, screenshot_path
+from .jlab import browser_required, screenshot_path
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = NOTEBOOKS / "01_invariance_vs_equivariance.ipynb"

@@ -306,7 +306,7 @@ def setup_grid() -> dict:
     rows of 2–8 words at every number of steps in "steps" and every width in "widths", one model
     per held-out seed ("seeds", HELD_OUT): "accuracy"[task][label][(steps, width)][length], one
     entry per seed, at each test length in "lengths". The grid takes minutes to train, so it is
-    stored with the package (made by ``python -m tools.setup_grid``); every entry is what
+    stored with the package (made by ``python -m tools.run.setup_grid``); every entry is what
     ``length_curves(scheme, task, seeds=HELD_OUT, steps=…, width=…)["test_accuracy"][length]``
     returns, and the tests train cells of it again to check that.
 

@@ -133,7 +133,8 @@ class ShuffleExplorer(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         """The live view, and the figure as a PNG for pages with no widget renderer: Jupyter
-        draws the view, a static page (tools/build_book.py, tools/build_slides.py) the picture."""
+        draws the view, a static page (tools/publish/build_book.py, tools/publish/build_slides.py)
+        the picture."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if self.image.value:
             bundle["image/png"] = b64encode(self.image.value).decode("ascii")

@@ -1,0 +1,3 @@
+"""Publishing: the static decks (build_slides, deck, deck_tables, slides_template/,
+slide_assets/) and the book (build_book, book/), made from the committed notebooks, their HTML
+cleaned (sanitize). For readers and teachers: make slides, make book."""
