@@ -105,6 +105,8 @@ def _call(f, n: int, table, k: int):
     except IndexError as exc:
         raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised {say(exc):.70}: an "
                      "offset beyond ±k has no entry of its own; clip it to −k … k first.") from None
+    except NameError:  # named where it is defined, as every checker names it
+        raise
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
         raise NotYet(f"relative_bias_by_hand raised {say(exc)}") from None
     if out is ... or out is None:
