@@ -13,9 +13,9 @@ each time in a clean namespace:
   cell must import what its own lines use, and a name its functions take from elsewhere gets a
   Not yet that says where that name comes from (the cell that defines it, or the import to add).
 
-The clean namespace is IPython's ``%reset -f``, a second a cell faster than a restart; the last
-tests show that, for this purpose, it is a restart: the same names are left, and a sample of the
-runs prints the same after a real restart.
+The clean namespace is IPython's ``%reset -f``, about a second a run faster than a restart; the
+tests after the main one show that, for this purpose, it is a restart: the same names are left,
+and a sample of the runs prints the same after a real restart.
 """
 
 import ast
@@ -161,6 +161,17 @@ def DEFINED_IN(number: str) -> dict:  # noqa: N802 - the checker module's own ta
 def where(number: str, name: str) -> str:
     """Where the hint for a missing ``name`` must send the student."""
     return IMPORTED.get(name) or DEFINED_IN(number)[name]
+
+
+def test_every_checker_has_its_exercise_cell_here():
+    """The cells tried are the series' exercise cells, one for each checker of 01–10."""
+    called = sorted(re.search(r"nb\d\d\.check_\w+", "".join(c["source"]))[0]
+                    for c in CELLS.values())
+    checkers = sorted(f"{m.__name__.rsplit('.', 1)[1]}.{name}" for m in (
+        importlib.import_module(f"posattn.exercises.nb{n:02d}") for n in range(1, 11))
+        for name, f in vars(m).items()
+        if name.startswith("check_") and f.__module__ == m.__name__)
+    assert called == checkers and len(called) == 29, called
 
 
 @pytest.mark.parametrize("exercise", CELLS)
