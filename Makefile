@@ -28,9 +28,9 @@ STAMP  := $(VENV)/.installed
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
 # every one hash-checked, and a changed lock entry installed and checked again
 # (tools/lock_install.py); then the package itself, editable, built with that setuptools (no
-# build isolation, no index). tools/lab-overrides.json: no news or update checks in JupyterLab, and
-# RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the explorer is taller
-# than a slide).
+# build isolation, no index). tools/lab-overrides.json: no autosave (reading the series never
+# rewrites it; Ctrl+S saves), no news or update checks in JupyterLab, and RISE's slides (in
+# .venv-rise) in the offline "white" theme, scrollable (the explorer is taller than a slide).
 define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
 	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'

@@ -20,9 +20,10 @@ tools.servers runs it in its own process (initialized(App, argv, sockets), then 
   body (NotText, ahead of every handler, the Voilà deck's too): tornado's own 400 comes from
   decoding the path before the handler has started, and Jupyter's error page then fails on it,
   logging three chained tracebacks and sending an empty body. A foreign Host header is a 403.
-- The URL jupyter_server logs (twice, to stderr) carries no token: a log redirected to a file
-  (`make lab 2>lab.log`) must not hold the key to the server. The launcher says where the token
-  is (tools/servers.py).
+- jupyter_server logs no URL (it would log two, above the launcher's): the launcher prints the
+  one URL to open, and says where the token is when stdout is no terminal (tools/servers.py).
+  Any URL it does log carries no token: a log redirected to a file (`make lab 2>lab.log`) must
+  not hold the key to the server.
 """
 
 import re
@@ -99,6 +100,14 @@ class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
 
     def _get_urlparts(self, path=None, include_token=False, ip=None):  # the URLs it logs
         return super()._get_urlparts(path=path, include_token=False, ip=ip)
+
+    def running_server_info(self, kernel_count: bool = True) -> str:  # no URL: the launcher's
+        info = super().running_server_info(kernel_count)
+        return info.replace(f" is running at:\n{self.display_url}", " is running")
+
+    def start_app(self) -> None:
+        self.identity_provider.token_generated = False  # no "copy and paste one of these URLs"
+        super().start_app()
 
     def _find_http_port(self) -> None:  # the launcher found it
         self.port = self.sockets[0].getsockname()[1]

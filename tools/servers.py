@@ -1,6 +1,6 @@
 """Serve this environment's Jupyter on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
 
-    python -m tools.servers               # `make lab`: JupyterLab on notebooks/
+    python -m tools.servers               # `make lab`: JupyterLab on the repository, at 00
     python -m tools.servers present [NB]  # `make present`: a notebook as live slides in Voilà
     python -m tools.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
     python -m tools.servers check [present [NB]]    # the checks alone (the Makefile's first step)
@@ -279,8 +279,9 @@ def main(argv: list[str]) -> None:
             os.environ.update(with_templates(os.environ))
             announce = print_url(f"{notebook.stem} as live slides (arrow keys move)", "")
         else:
-            more = [*options(app), f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
-            announce = print_url("The Position Problem is open at", "lab/tree/00_start_here.ipynb")
+            more = [*options(app), f"--ServerApp.root_dir={ROOT}"]  # solutions/ too
+            announce = print_url("The Position Problem is open at",
+                                 "lab/tree/notebooks/00_start_here.ipynb")
     except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
         sys.exit(str(error).removesuffix(".") if checking else str(error))
     serve(app, more, sockets, announce)
