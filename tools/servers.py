@@ -302,6 +302,7 @@ def main(argv: list[str]) -> None:
             announce = print_url(f"{notebook.stem} as live slides (arrow keys move)", "")
         else:
             more = [*options(app), f"--ServerApp.root_dir={ROOT}"]  # solutions/ too
+            os.environ["POSATTN_PROGRESS"] = str(os.getpid())  # its kernels show progress
             announce = print_url("The Position Problem is open at",
                                  "lab/tree/notebooks/00_start_here.ipynb")
     except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
