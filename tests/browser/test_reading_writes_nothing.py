@@ -23,9 +23,10 @@ INTERVAL = 2  # seconds between autosaves (JupyterLab's default: 120)
 DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
 
 
-def files(root: Path) -> dict[str, bytes]:
-    """Every file below root, and its bytes (git status, for a folder that is no repository)."""
-    return {str(path.relative_to(root)): path.read_bytes()
+def files(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file below root: its bytes, and when it was written (a save of a notebook run
+    afresh may write the very bytes it had)."""
+    return {str(path.relative_to(root)): (path.read_bytes(), path.stat().st_mtime_ns)
             for path in sorted(root.rglob("*")) if path.is_file()}
 
 
@@ -79,7 +80,7 @@ def test_running_the_explorer_and_leaving_it_open_changes_no_file(lab_as_make_la
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:toggle-autosave')")
     notebook = root / "notebooks" / EXPLORER.name
     deadline = time.monotonic() + 10 * INTERVAL
-    while notebook.read_bytes() == before[f"notebooks/{EXPLORER.name}"]:
+    while notebook.read_bytes() == before[f"notebooks/{EXPLORER.name}"][0]:
         assert time.monotonic() < deadline, "autosave on, yet the notebook was not written"
         time.sleep(0.5)
 
