@@ -34,7 +34,7 @@ help:
 	@echo 'make slides        an offline reveal.js deck per notebook in build/slides/'
 	@echo 'make present       one notebook as live slides in Voilà (NB=03_softmax_and_projections)'
 	@echo 'make rise          JupyterLab with RISE slides (Alt+R), from its own .venv-rise/'
-	@echo 'make notebooks     re-run notebooks in place (NBS=notebooks/05_....ipynb for some)'
+	@echo 'make notebooks     re-run the notebooks in place (NBS=notebooks/05_*.ipynb: some)'
 	@echo 'make setup         only the set-up: .venv/ from requirements.lock (hashes checked)'
 	@echo 'make lint          ruff over the code, the notebooks and the tools'
 	@echo 'make mutants       break each formula a notebook teaches: its notebooks must fail'
@@ -55,7 +55,7 @@ help:
 define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
 	  "Python 3.11 or newer is needed; got " + sys.version.split()[0])'
-	@test -x $(1)/bin/python || echo "Setting up $(1)/ from $(2), once: about 3 minutes and \
+	@test -x $(1)/bin/python || echo "Setting up $(1)/ from $(2), once: 1 to 3 minutes and \
 	  750 MB from PyPI, each package's hash checked. Later runs reuse it."
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
 	$(1)/bin/python tools/lock_install.py requirements-bootstrap.lock $(2)
