@@ -4,6 +4,7 @@ the presenter notes, figures' alt text, captions, numbers and links to their fil
 the exercises' line, the explorer's line, the search's page texts, the scripts left out, and the
 build's CPU time and size. tests/browser/test_book.py opens the same pages in Chromium."""
 
+import html
 import json
 import os
 import re
@@ -360,3 +361,14 @@ def test_a_folder_that_is_not_a_book_is_never_emptied(tmp_path):
     with pytest.raises(SystemExit, match="holds no earlier book"):
         build_book.clear(tmp_path)
     assert (tmp_path / "thesis.tex").read_text() == "mine"
+
+
+def test_no_page_title_repeats_itself(book):
+    titles = {}
+    for page in sorted(book.index.parent.glob("*.html")):
+        found = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), re.DOTALL)
+        titles[page.stem] = html.unescape(found[1]).strip()
+    assert titles["index"] == "The Position Problem"
+    assert {name: title for name, title in titles.items()
+            if len(set(parts := title.split(" — "))) < len(parts)} == {}
+    assert titles[SERIES[0]].endswith(" — The Position Problem")  # the book's name, once
