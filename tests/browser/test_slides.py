@@ -19,7 +19,9 @@ artifacts/screenshots/slides/NN_name/.
 """
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -114,3 +116,59 @@ def test_the_explorer_deck_shows_a_still_shuffle_and_no_dead_controls(browser, d
     assert controls == 0, f"{controls} controls or widget views that cannot run"
     assert "html-manager" not in deck.read_text(encoding="utf-8"), "the widget renderer loads"
     assert "make lab" in hint_text, hint_text
+
+
+class Links(HTMLParser):
+    """A page's link addresses and element ids."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+
+
+def broken_links(folder: Path) -> dict[str, list[str]]:
+    """{page: its links that lead nowhere} over every page in folder: a link must name a file of
+    the folder (and, with a #, an element of that page), or an element of its own page."""
+    pages = {path.name: Links(path.read_text(encoding="utf-8")) for path in folder.glob("*.html")}
+    broken = {}
+    for name, links in pages.items():
+        for href in links.hrefs:
+            parts = urlsplit(href)
+            target = unquote(parts.path) or name
+            fragment = unquote(parts.fragment)
+            page = pages.get(target)
+            leads = (not parts.scheme and not parts.netloc and (folder / target).is_file()
+                     and (not fragment or fragment.startswith("/")
+                          or (page is not None and fragment in page.ids)))
+            if not leads:
+                broken.setdefault(name, []).append(href)
+    return broken
+
+
+def test_every_link_of_every_deck_opens_a_built_file(decks):
+    """The navigation in a deck ("← 00", "Contents", "02 … →", the glossary) leads to the decks
+    and pages beside it, and the index lists every deck (issue 43 §3)."""
+    built = sorted(path.name for path in decks.glob("*.slides.html"))
+    index = Links((decks / "index.html").read_text(encoding="utf-8"))
+    hrefs = [href for path in decks.glob("*.slides.html")
+             for href in Links(path.read_text(encoding="utf-8")).hrefs]
+    assert len(built) == len(sorted(NOTEBOOKS.glob("*.ipynb")))
+    assert sorted(set(index.hrefs) & set(built)) == built, "the index misses a deck"
+    assert sum(not href.startswith("#") for href in hrefs) >= len(built), "no navigation links"
+    assert broken_links(decks) == {}
+
+
+def test_a_link_check_finds_a_link_to_a_notebook(tmp_path):
+    """The check above can fail: a deck that still links a notebook, or a missing anchor."""
+    (tmp_path / "a.slides.html").write_text('<a href="00_start_here.ipynb">← 00</a>'
+                                            '<a href="#nowhere">x</a><a href="#/2">slide</a>')
+    assert broken_links(tmp_path) == {"a.slides.html": ["00_start_here.ipynb", "#nowhere"]}

@@ -74,7 +74,7 @@ OWN = {"_static", "searchindex.js", "objects.inv", ".buildinfo"}
 SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.IGNORECASE)
 SVG_SIZE = re.compile(r"""\s(width|height|viewBox)\s*=\s*["']([0-9.\s,a-z%-]{1,60})["']""",
                       re.IGNORECASE)
-RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.10 or newer, see "
+RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.11 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
 
 
@@ -150,6 +150,8 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
         cell.metadata.pop("mystnb", None)  # myst-nb's settings, from the builder only
         following = next((c for c in cells[i + 1:] if c.cell_type == "markdown"), None)
         described = following is not None and FIGURE.match(following.source)
+        if cell.cell_type == "markdown":
+            cell.source = sanitize.literal_tags(cell.source)  # `<s>` is a token, not HTML
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
         elif "exercise" in tags(cell) and cell.get("outputs"):
@@ -195,7 +197,7 @@ def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
             f"{glossary_line if glossary else ''}"
             "This book shows each notebook with the outputs it was saved with. Every page offers "
             "its notebook for download; to run them, get the series and type `make lab` "
-            "(Python 3.10 or newer).\n\n"
+            "(Python 3.11 or newer).\n\n"
             f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n")
 
 
@@ -272,7 +274,7 @@ def stage(src: Path, notebooks: Path) -> None:
         nbformat.write(copy, src / f"{name}.ipynb")
     (src / extension.CELLS).write_text(json.dumps(cells), encoding="utf-8")
     if glossary:
-        (src / GLOSSARY).write_text(text, encoding="utf-8")
+        (src / GLOSSARY).write_text(sanitize.literal_tags(text), encoding="utf-8")
     page = landing_page(README.read_text(encoding="utf-8"), glossary, names)
     (src / "index.md").write_text(page, encoding="utf-8")
 

@@ -1,4 +1,5 @@
-"""Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html.
+"""Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html,
+with build/slides/index.html listing them (and glossary.html: tools/publish/deck_pages.py).
 
 The scripts a deck loads (reveal.js, require.js, jQuery, MathJax 2, the widget renderer) are npm
 packages pinned in tools/publish/slide_assets/package-lock.json. The FIRST build (`make slides` or
@@ -27,7 +28,8 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 
 from tools.publish import sanitize
-from tools.publish.deck import NotebookError, deck_of, with_kind
+from tools.publish.deck import NotebookError, deck_of, title, with_kind
+from tools.publish.deck_pages import deck_links, write_pages
 from tools.publish.deck_tables import deck_tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +189,8 @@ def still_pictures(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dic
 
 
 def build(notebooks: list[Path], out: Path) -> list[Path]:
-    """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks. Every
+    """Write out/NAME.slides.html for each notebook, out/vendor/, and the index of the decks and
+    the glossary (tools/publish/deck_pages.py); return the decks. Every
     notebook is read and checked first, and every deck made: a malformed notebook (NotebookError)
     stops the build before any deck is written."""
     views = [deck_of(notebook) for notebook in notebooks]
@@ -200,7 +203,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[still_pictures, drop_image_tooltips, deck_tables, sanitize.safe_notebook],
+        preprocessors=[still_pictures, drop_image_tooltips, deck_tables, deck_links,
+                       sanitize.safe_notebook],
         sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
     pages = [slides.from_notebook_node(view, {"metadata": {"name": notebook.stem}})[0]
@@ -208,6 +212,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     decks = [out / f"{notebook.stem}.slides.html" for notebook in notebooks]
     for deck, page in zip(decks, pages, strict=True):
         deck.write_text(page, encoding="utf-8")
+    titles = {notebook.stem: title(view) for notebook, view in zip(notebooks, views, strict=True)}
+    write_pages(out, notebooks[0].parent if notebooks else ROOT / "notebooks", titles)
     return decks
 
 
@@ -218,7 +224,8 @@ def main(argv: list[str]) -> None:
     except (AssetsUnavailable, NotebookError) as error:
         sys.exit(str(error))
     print("".join(f"  {deck.relative_to(ROOT)}\n" for deck in decks), end="")
-    print(f"{len(decks)} decks; open one in a browser (no network needed). "
+    print(f"{len(decks)} decks, listed in build/slides/index.html"
+          "; open one in a browser (no network needed). "
           "Keys: S = presenter notes, Esc = overview.")
 
 
