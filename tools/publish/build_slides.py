@@ -48,6 +48,8 @@ KEEP = {
                 "extensions/**/*", "fonts/HTML-CSS/TeX/woff/**/*"),
     "@jupyter-widgets/html-manager": ("dist/embed-amd.js", *FONTS),
 }
+# the series' own files a deck loads (tools/publish/slides_template/): its style, its slide size
+OWN = ("series-slides.css", "series-size.js")
 # the scripts a deck cannot open without: an install that lacks one is not finished
 STILL = "*A still picture of one shuffle: run this notebook (`make lab`) to shuffle it yourself.*"
 MUST_HAVE = ("reveal.js/dist/reveal.js", "requirejs/require.js", "jquery/dist/jquery.min.js",
@@ -137,7 +139,7 @@ def installed(folder: Path) -> bool:
 
 
 def vendor(out: Path) -> None:
-    """Put every file a deck loads, and the series' slide CSS, into out/vendor/."""
+    """Put every file a deck loads, and the series' own (OWN), into out/vendor/."""
     with one_builder_at_a_time():
         modules, folder = install(), out / "vendor"
         if not installed(folder):
@@ -153,9 +155,10 @@ def vendor(out: Path) -> None:
                 if font.suffix != ".js":  # the controls look for their icon fonts one level up
                     shutil.copy(font, folder / "@jupyter-widgets" / font.name)
             shutil.copy(LOCK, folder / INSTALLED)
-        css, target = TOOLS / "slides_template" / "series-slides.css", folder / "series-slides.css"
-        if not target.is_file() or target.read_bytes() != css.read_bytes():
-            shutil.copy(css, target)  # only when it changed: an open deck may be reading it
+        for name in OWN:
+            source, target = TOOLS / "slides_template" / name, folder / name
+            if not target.is_file() or target.read_bytes() != source.read_bytes():
+                shutil.copy(source, target)  # only when it changed: an open deck may read it
 
 
 def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
