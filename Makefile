@@ -3,7 +3,8 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 #               (make test-offline: the same with no network, to show it needs none once set up)
 # and for teachers:
-#   make slides   an offline reveal.js deck per notebook in build/slides/
+#   make slides   an offline reveal.js deck per notebook in build/slides/ (listed in index.html)
+#   make handouts the decks as PDFs in build/handouts/, one page per slide
 #   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
@@ -21,8 +22,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
-	test-lowest mutants
+.PHONY: lab test test-offline lint setup slides handouts book present notebooks clean lock rise \
+	test-rise test-lowest mutants
 
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
@@ -98,6 +99,11 @@ mutants: $(STAMP)
 # Offline decks in build/slides/ (tools/publish/build_slides.py).
 slides: $(STAMP)
 	$(BIN)/python -m tools.publish.build_slides
+
+# The decks as PDF handouts in build/handouts/, one page per slide (tools/publish/handouts.py:
+# headless Chromium prints each deck's ?print-pdf view, offline).
+handouts: $(STAMP)
+	$(BIN)/python -m tools.publish.handouts
 
 # The series as a static website in build/book/ (tools/publish/build_book.py): the committed
 # notebooks with their stored outputs, nothing executed. The first build fetches MathJax and the
