@@ -185,11 +185,11 @@ def broken_links(folder: Path) -> dict[str, list[str]]:
         for href in links.hrefs:
             parts = urlsplit(href)
             target = unquote(parts.path) or name
-            fragment = unquote(parts.fragment)
+            fragment = parts.fragment  # an element's id as written, or %-decoded (as browsers)
             page = pages.get(target)
             leads = (not parts.scheme and not parts.netloc and (folder / target).is_file()
-                     and (not fragment or fragment.startswith("/")
-                          or (page is not None and fragment in page.ids)))
+                     and (not fragment or fragment.startswith("/") or (page is not None and {
+                         fragment, unquote(fragment)} & page.ids)))
             if not leads:
                 broken.setdefault(name, []).append(href)
     return broken
