@@ -59,3 +59,19 @@ def test_switching_the_scheme_redraws_and_is_named(explorer):
     assert f"'{other}'" in status.inner_text()
     assert figure_changed(page, figure, before_png), f"switching to {other!r} did not redraw"
     box.screenshot(path=screenshot_path(f"explorer_scheme_{other}.png"))
+
+
+# Text in the un-shuffle checkbox that its box cuts off (an ellipsis, or wider than the box)
+CUT = """box => [...box.querySelectorAll('.pp-unshuffle, .pp-unshuffle *')]
+  .filter(el => el.getClientRects().length && el.textContent.trim()
+          && el.scrollWidth > el.clientWidth + 1)
+  .map(el => el.textContent.trim())"""
+
+
+def test_the_unshuffle_label_shows_whole(explorer):
+    """Issue 43 §3: a fixed-width checkbox cut its label ("un-shuffle view: show Pᵀ…")."""
+    page, box = explorer
+    label = box.locator(".pp-unshuffle")
+    expect(label).to_be_visible()
+    assert "Pᵀ A' P" in label.inner_text()
+    assert box.evaluate(CUT) == []
