@@ -61,11 +61,20 @@ def test_switching_the_scheme_redraws_and_is_named(explorer):
     box.screenshot(path=screenshot_path(f"explorer_scheme_{other}.png"))
 
 
-# Text in the un-shuffle checkbox that its box cuts off (an ellipsis, or wider than the box)
-CUT = """box => [...box.querySelectorAll('.pp-unshuffle, .pp-unshuffle *')]
-  .filter(el => el.getClientRects().length && el.textContent.trim()
-          && el.scrollWidth > el.clientWidth + 1)
-  .map(el => el.textContent.trim())"""
+# The words of the un-shuffle checkbox that a box of it clips (its right edge past the box of an
+# element that hides its overflow: an ellipsis, or cut)
+CUT = """root => { const widget = root.querySelector('.pp-unshuffle');
+  if (!widget) return ['no un-shuffle checkbox'];
+  const cut = [], walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    const right = range.getBoundingClientRect().right;
+    for (let el = node.parentElement; el && widget.parentElement !== el; el = el.parentElement)
+      if (getComputedStyle(el).overflowX !== 'visible'
+          && right > el.getBoundingClientRect().right + 1) cut.push(node.textContent.trim());
+  }
+  return cut; }"""
 
 
 def test_the_unshuffle_label_shows_whole(explorer):

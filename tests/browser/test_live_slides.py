@@ -34,6 +34,7 @@ from .jlab import (
     screenshot_path,
 )
 from .test_accessibility import severe
+from .test_explorer import CUT
 from .test_speaker_view import slide_with_math
 
 pytestmark = pytest.mark.browser
@@ -135,6 +136,8 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
         "sel => [...document.querySelectorAll(sel + ' img')].every(i => i.complete)",
         arg=PRESENT, timeout=30_000)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
+    cut = page.locator(PRESENT).evaluate(CUT)
+    assert cut == [], f"the un-shuffle checkbox's label is cut: {cut}"
     fit = page.evaluate(FITS, PRESENT)
     assert fit["overflow"] == [0, 0], f"the explorer slide scrolls: {fit}"
     assert fit["outside"] == [], f"parts of the explorer off the 1280×720 slide: {fit}"
