@@ -118,6 +118,9 @@ MEASURE = """() => {
             - parseFloat(style.paddingBottom);
         return n + Math.round(inner / line); }, 0);
   const code = lines('.jp-InputArea pre'), output = lines('.jp-OutputArea pre');
+  // code and printouts that may break a word anywhere (JupyterLab's break-all: "sam/e")
+  const midWord = [...slide.querySelectorAll('.jp-InputArea pre, .jp-OutputArea pre')]
+      .filter(shown).filter(pre => getComputedStyle(pre).wordBreak === 'break-all').length;
   // how much of each control arrow shown (the ↓ of a slide with sub-slides) the slide number
   // covers, as a share of the arrow's box
   const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
@@ -153,7 +156,7 @@ MEASURE = """() => {
           slide.clientHeight], scale, small, where, bodyPx, code, output, prose,
           heading: headings.length > 0, headings, headingOnly: headings.length > 0 && !other
             && !title,
-          figures, notes, first, covered: Math.round(covered * 100) / 100};
+          figures, notes, first, covered: Math.round(covered * 100) / 100, midWord};
 }"""
 MATH_DONE = """() => { if (!window.MathJax || !MathJax.Hub) return true;
   const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
@@ -218,6 +221,8 @@ def problems(m: dict) -> list[str]:
         found.append(f"{m['code']} lines of code")
     if m["output"] > MAX_OUTPUT_LINES:
         found.append(f"{m['output']} lines of printed output")
+    if m.get("midWord"):
+        found.append(f"{m['midWord']} code or printout blocks that break words anywhere")
     if m.get("covered"):
         found.append(f"the slide number covers {m['covered']:.0%} of a control arrow")
     upper = [text for text, transform in m["headings"] if transform != "none"]

@@ -1,7 +1,7 @@
 """Handouts (`make handouts`, tools/publish/handouts.py): a deck printed to PDF by headless Chromium
 from reveal.js's print view, offline. One page per slide (no blank last page: issue 43 §4), pages
 of the slide's 16:9 shape, and each page's slide number at least 24 px, as on screen. One deck,
-the shortest (about 20 s)."""
+the shortest (about 10 s)."""
 
 import re
 from pathlib import Path
@@ -53,5 +53,5 @@ def test_a_handout_has_one_16_9_page_per_slide_and_readable_numbers(browser, pri
     assert len(PAGE.findall(data)) == slides, f"{len(PAGE.findall(data))} pages, {slides} slides"
     boxes = {tuple(float(x) for x in box.split()) for box in MEDIA_BOX.findall(data)}
     assert boxes and all(abs((x1 - x0) / (y1 - y0) - 16 / 9) < 0.02 for x0, y0, x1, y1 in boxes)
-    assert [text for text, _ in numbers] == [f"{i}/{slides}" for i in range(1, slides + 1)]
+    assert [text.split("/")[0] for text, _ in numbers] == [str(i) for i in range(1, slides + 1)]
     assert min(size for _, size in numbers) >= 24, numbers
