@@ -125,3 +125,27 @@ def test_every_book_page_meets_wcag_2_1_aa_on_a_desk_and_a_phone(browser, book, 
         context.close()
     assert desk == [], f"at {DESKTOP['width']} px: {desk}"
     assert phone == [], f"at {PHONE['width']} px: {phone}"
+
+
+@pytest.mark.parametrize("name", ["index", "glossary"])
+def test_the_decks_index_and_glossary_meet_wcag_2_1_aa(browser, decks, name):
+    """The pages beside the decks (tools/publish/deck_pages.py): the list of decks, and the
+    glossary the decks link to, its symbols typeset offline, nothing in the console."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page, errors = context.new_page(), []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto((decks / f"{name}.html").as_uri())
+        if name == "glossary":
+            page.wait_for_function("() => window.MathJax && MathJax.Hub"
+                                   " && MathJax.Hub.queue.pending === 0"
+                                   " && document.querySelector('.MathJax_CHTML')",
+                                   timeout=30_000)
+        links = page.locator("main a[href]").count()
+        found = severe(page)
+    finally:
+        context.close()
+    assert links >= (11 if name == "index" else 1), f"{links} links"
+    assert errors == [], errors
+    assert found == [], found
