@@ -46,6 +46,8 @@ def test_a_handout_has_one_16_9_page_per_slide_and_readable_numbers(browser, pri
         slides = page.evaluate(LEAVES)
         page.goto(f"{deck.as_uri()}?print-pdf")
         page.wait_for_selector(".reveal.ready .pdf-page", timeout=30_000)
+        page.wait_for_function(f"() => document.querySelectorAll('.pdf-page .slide-number-pdf')"
+                               f".length >= {slides}", timeout=30_000)  # laid out, numbered
         numbers = page.evaluate(NUMBERS)
     finally:
         context.close()
