@@ -95,8 +95,10 @@ def markdown(source: str, slide: str = "-") -> NotebookNode:
 
 
 def presenter_notes(source: str) -> str:
-    """A notes cell as a folded box: the quote marks and the label go, the text stays."""
-    body = "\n".join(re.sub(r"^\s*>\s?", "", line) for line in source.strip().splitlines())
+    """A notes cell as a folded box: the quote marks and the label go, the text stays, a tag in it
+    as written (a cue's `<s>` is the token: sanitize.literal_tags)."""
+    body = "\n".join(re.sub(r"^\s*>\s?", "", line)
+                     for line in sanitize.literal_tags(source).strip().splitlines())
     body = NOTE_LABEL.sub("", body.strip(), count=1)
     return (f'<details class="presenter-notes">\n<summary>Presenter notes</summary>\n\n{body}\n\n'
             "</details>")
@@ -150,8 +152,6 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
         cell.metadata.pop("mystnb", None)  # myst-nb's settings, from the builder only
         following = next((c for c in cells[i + 1:] if c.cell_type == "markdown"), None)
         described = following is not None and FIGURE.match(following.source)
-        if cell.cell_type == "markdown":
-            cell.source = sanitize.literal_tags(cell.source)  # `<s>` is a token, not HTML
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
         elif "exercise" in tags(cell) and cell.get("outputs"):
@@ -274,7 +274,7 @@ def stage(src: Path, notebooks: Path) -> None:
         nbformat.write(copy, src / f"{name}.ipynb")
     (src / extension.CELLS).write_text(json.dumps(cells), encoding="utf-8")
     if glossary:
-        (src / GLOSSARY).write_text(sanitize.literal_tags(text), encoding="utf-8")
+        (src / GLOSSARY).write_text(text, encoding="utf-8")
     page = landing_page(README.read_text(encoding="utf-8"), glossary, names)
     (src / "index.md").write_text(page, encoding="utf-8")
 

@@ -11,8 +11,8 @@ The notebook stays the single source; `deck_view` makes the deck's copy of it (`
 - a ``*Figure:*`` description becomes the image's alt text, and its first sentence, the takeaway,
   stays on the slide under the figure;
 - the navigation line drops out, and a closing slide says the takeaway and what comes next;
-- a tag in the markdown shows as written (sanitize.literal_tags): a note on the token `<s>` says
-  "<s>", where markdown would strike the rest of it through.
+- a tag in a presenter's note shows as written (sanitize.literal_tags): a cue on the token `<s>`
+  says "<s>", where markdown would strike the rest of it through.
 
 Each slide's presenter notes (the speaker view, key S) then read in one order: the presenter's
 cues first (markdown cells with slide_type "notes", written as a blockquote `> **Presenter
@@ -199,8 +199,8 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
     nb = copy.deepcopy(nb)
     cells, last_image, moved = [], None, set()  # moved: ids of the cells made lesson notes
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            cell.source = literal_tags(cell.source)
+        if cell.cell_type == "markdown" and kind(cell) == "notes":
+            cell.source = literal_tags(cell.source)  # a cue's `<s>` is the token, not HTML
         source = cell.source
         if cell.cell_type == "code":
             if EXERCISE in tags(cell) or kind(cell) == "skip":

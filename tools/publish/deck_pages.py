@@ -62,9 +62,9 @@ def index_page(decks: list[tuple[str, str]], glossary: bool) -> str:
 
 
 def glossary_page(markdown: str) -> str:
-    """The notebooks' glossary as a page beside the decks: its tags shown as text, its links to
-    notebooks going to their decks, its symbols typeset by the decks' MathJax."""
-    body = sanitize.clean(markdown2html(deck_link(sanitize.literal_tags(markdown))))
+    """The notebooks' glossary as a page beside the decks, cleaned as a deck is (sanitize.clean):
+    its links to notebooks going to their decks, its symbols typeset by the decks' MathJax."""
+    body = sanitize.clean(markdown2html(deck_link(markdown)))
     back = '<p><a href="index.html">← All decks</a></p>\n'
     head = ('<script>window.MathJax = {tex2jax: {inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]], '
             'processEscapes: true}, messageStyle: "none"};</script>\n'

@@ -12,9 +12,10 @@ the markdown, keeps markdown and math as they are.
   libraries only, HTML values cleaned (a widget from elsewhere would load its code from a CDN).
 - `setup`: the book's Sphinx extension, cleaning every raw HTML node (markdown's HTML, `{raw}`,
   HTML outputs, raw cells) as soon as a page is read, so titles reach the sidebar clean.
-- `literal_tags`: a markdown cell's text as text. A note that names a token `<s>` means the four
+- `literal_tags`: a presenter's note as text. A cue that names the token `<s>` means the three
   characters, not a strikethrough (markdown would take it for HTML, and the token would vanish):
-  both builders write every tag a notebook's markdown holds outside code and maths as text.
+  both builders write every tag of a notes cell, outside code and maths, as text. (Other markdown
+  is rendered and cleaned, as JupyterLab shows it.)
 
 Nothing is fetched from the web either (a tracking pixel, a page that would not work offline): an
 image whose address is not the build's own (`http:`, `https:`, `//host`, any scheme but a data:
