@@ -109,6 +109,14 @@ def figure_text_px() -> float:
     return min(float(size) for size in sizes) * float(style["savefig.dpi"]) / 72
 
 
+def escaped_title(app, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """html-page-context, after the theme's: the page's title as HTML text. sphinx-book-theme
+    sets `pagetitle` to the title's plain text and writes it into its print header unescaped, so
+    a heading whose code names a tag (`<img src=x onerror=…>`) put that tag on the page."""
+    if isinstance(context.get("pagetitle"), str):
+        context["pagetitle"] = escape(context["pagetitle"], quote=False)
+
+
 def search_scripts(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     """html-page-context: the search page (only) loads the pages' text and the fetch answerer."""
     if pagename == "search":
@@ -353,6 +361,7 @@ def setup(app) -> dict:
     app.connect("doctree-read", mark_printed_tables)
     app.connect("doctree-resolved", link_figures)
     app.connect("html-page-context", search_scripts)
+    app.connect("html-page-context", escaped_title, priority=900)  # after the theme's (500)
     app.add_js_file(None, body=f"window.BOOK_FIGURE_TEXT_PX = {figure_text_px():.2f};")
     app.connect("build-finished", write_page_texts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
