@@ -3,7 +3,8 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 #               (make test-offline: the same with no network, to show it needs none once set up)
 # and for teachers:
-#   make slides   an offline reveal.js deck per notebook in build/slides/
+#   make slides   an offline reveal.js deck per notebook in build/slides/ (listed in index.html)
+#   make handouts the decks as PDFs in build/handouts/, one page per slide
 #   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
@@ -25,8 +26,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help lab test test-offline lint setup slides book present notebooks clean lock rise \
-	test-rise test-lowest mutants kernel
+.PHONY: help lab test test-offline lint setup slides handouts book present notebooks clean lock \
+	rise test-rise test-lowest mutants kernel
 .DEFAULT_GOAL := help
 
 # `make` alone, or `make help`: each target in one line (tests/test_makefile.py: every target).
@@ -36,6 +37,7 @@ help:
 	@echo 'make test-offline  make test with no network at all (Linux), once set up'
 	@echo 'make book          the series as a static website in build/book/ (nothing re-run)'
 	@echo 'make slides        an offline reveal.js deck per notebook in build/slides/'
+	@echo 'make handouts      the decks as PDFs in build/handouts/, one page per slide'
 	@echo 'make present       one notebook as live slides in Voilà (NB=03_softmax_and_projections)'
 	@echo 'make rise          JupyterLab with RISE slides (Alt+R), from its own .venv-rise/'
 	@echo 'make notebooks     re-run the notebooks in place (NBS=notebooks/05_*.ipynb: some)'
@@ -153,6 +155,11 @@ mutants: $(STAMP)
 # Offline decks in build/slides/ (tools/publish/build_slides.py).
 slides: $(STAMP)
 	$(BIN)/python -m tools.publish.build_slides
+
+# The decks as PDF handouts in build/handouts/, one page per slide (tools/publish/handouts.py:
+# headless Chromium prints each deck's ?print-pdf view, offline).
+handouts: $(STAMP)
+	$(BIN)/python -m tools.publish.handouts
 
 # The series as a static website in build/book/ (tools/publish/build_book.py): the committed
 # notebooks with their stored outputs, nothing executed. The first build fetches MathJax and the

@@ -260,6 +260,9 @@ def test_the_search_page_has_every_pages_text_for_its_snippets(book):
     ("<p>Hi <script>x()</script><a class=\"headerlink\" href=\"#a\">#</a></p>", "Hi"),
     ("<section id=\"a\"><h2>A &amp; B</h2><br><img src=x><p>one\n two</p></section>",
      '<section id="a">A &amp; B one two</section>'),
+    ('<p>Then <span class="math notranslate nohighlight">\\(P^\\top X\\)</span> and </p><div '
+     'class="math notranslate nohighlight">\\[\\alpha_{ij} \\le 1\\]</div>',
+     "Then Pᵀ X and α_ij ≤ 1"),  # a formula in a snippet: plain text, not its TeX
 ])
 def test_a_pages_text_for_the_search_keeps_its_sections_and_words(source, text):
     html = (f'<body><main role="main"><nav>Light Dark</nav><article class="bd-article">{source}'

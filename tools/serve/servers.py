@@ -229,6 +229,11 @@ def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
     return found[0]
 
 
+# JupyterLab extensions Voilà would load into a deck that have no use there: Notebook 7's, which
+# fails to load outside Notebook 7 ("The getter for the shared module is not a function")
+NOT_IN_A_DECK = ["@jupyter-notebook/lab-extension"]
+
+
 def deck(notebook: Path) -> list[str]:
     """Voilà's arguments for notebook as a reveal.js deck with live widgets, code hidden (the
     template voila/templates/series-reveal): its assets go to build/slides/vendor/ first,
@@ -243,7 +248,8 @@ def deck(notebook: Path) -> list[str]:
     copy = ROOT / "build" / "present" / notebook.name
     copy.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(deck_of(notebook), copy)
-    return [str(copy), "--template=series-reveal"]
+    return [str(copy), "--template=series-reveal", f"--VoilaConfiguration.extension_denylist="
+            f"{json.dumps(NOT_IN_A_DECK)}"]
 
 
 def with_templates(env) -> dict[str, str]:
