@@ -471,3 +471,32 @@ def test_every_doctest_of_the_package_passes_when_numpy_raises_on_every_floating
         np.seterr(**previous)
     assert sum(r.attempted for r in results.values()) > 50
     assert not any(r.failed for r in results.values()), results
+
+
+class TensorLike:
+    """An array of another library, as a PyTorch tensor is one: numpy reads it whole through
+    ``__array__``; indexed, it gives more of its kind, down to a 0-d one whose ``len`` raises."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __len__(self):
+        if self.values.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self.values)
+
+    def __getitem__(self, index):
+        return TensorLike(self.values[index])
+
+
+def test_an_array_of_another_library_is_read_whole_as_numpy_reads_it():
+    """pa.rope(torch_tensor) raised "len() of a 0-d tensor": the door walked a tensor as nested
+    lists, down to a 0-d entry (notebooks/labs/torch_bridge.ipynb applies pa.rope to tensors)."""
+    X = pa.embed(pa.tokenize("dog bites man"))  # (3, 8)
+    np.testing.assert_array_equal(pa.rope(TensorLike(X)), pa.rope(X))
+    W_Q, W_K, W_V = pa.default_projections()
+    np.testing.assert_array_equal(pa.self_attention(TensorLike(X), W_Q, W_K, W_V)[0],
+                                  pa.self_attention(X, W_Q, W_K, W_V)[0])

@@ -121,8 +121,11 @@ def length(value) -> int:
 
 
 def _is_sequence(value) -> bool:
-    """A sequence numpy would read entry by entry (text, bytes and arrays are not)."""
+    """A sequence numpy would read entry by entry (text, bytes and arrays are not, nor another
+    library's arrays, a PyTorch tensor say: numpy reads those whole, through ``__array__``)."""
     if isinstance(value, (str, bytes, bytearray, memoryview, np.ndarray, Mapping)):
+        return False
+    if hasattr(type(value), "__array__") or hasattr(value, "__array_interface__"):
         return False
     kind = type(value)
     return isinstance(value, Sequence) or (hasattr(kind, "__len__")
