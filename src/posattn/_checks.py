@@ -531,6 +531,25 @@ def check_scores(S, axis):
     return (S if is_box(S) else values), axis
 
 
+def check_cross(X, Z, W_Q, W_K, W_V):
+    """X (n, d) and Z (m, d_z), and weights to match: W_Q (d, d_k), W_K (d_z, d_k), W_V (d_z, d_v).
+
+    Also bounds the sizes: A (n, m), and Q, K, V.
+    """
+    X = as_matrix("X", X)
+    Z = as_matrix("Z", Z)
+    (n, d), (m, d_z) = np.shape(X), np.shape(Z)
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_k"), f" to match X's {d} features")
+    d_k = np.shape(W_Q)[1]
+    W_K = as_matrix("W_K", W_K, (d_z, d_k), f" to match Z's {d_z} features and W_Q's d_k = {d_k} "
+                    "(q·k needs equal lengths)")
+    W_V = as_matrix("W_V", W_V, (d_z, "d_v"), f" to match Z's {d_z} features")
+    check_size("X", f"{n:,} rows and Z {m:,}", n * m, "the (n, m) matrix A", "Use fewer rows.")
+    width = max(d_k, np.shape(W_V)[1])
+    check_size("X", f"{max(n, m):,} rows", max(n, m) * width, "Q, K and V", "Use fewer rows.")
+    return X, Z, W_Q, W_K, W_V
+
+
 def check_projections(X, W_Q, W_K, W_V, *, batch: bool = True, loop: int | None = None):
     """X and the three weight matrices: W_Q, W_K, W_V need d rows, W_Q and W_K agree.
 
