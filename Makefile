@@ -192,7 +192,7 @@ test-lowest: $(LOWEST_VENV)/.installed
 LOCK_FOR := --universal --generate-hashes --python-version 3.11 --quiet
 # torch's lock resolves against pip's own find-links too (uv does not read pip's configuration):
 # where a CPU build of torch 2.13.0 lies there, the lock names it for the platform it is built for.
-TORCH_WHEELS := $(addprefix --find-links ,$(shell $(PYTHON) -m pip config get global.find-links \
+TORCH_WHEELS = $(addprefix --find-links ,$(shell $(PYTHON) -m pip config get global.find-links \
   2>/dev/null))
 lock:
 	test -x build/uv/bin/uv || ($(PYTHON) -m venv build/uv && build/uv/bin/pip install --quiet uv)
