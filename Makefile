@@ -15,6 +15,7 @@
 # and for maintainers:
 #   make lock        refresh requirements*.lock from the ranges (then make test)
 #   make test-lowest the tests at the lowest declared versions; make rise / make test-rise: RISE
+#   make torch / make test-torch: the PyTorch bridge (notebooks/labs/), in .venv-torch
 #   make mutants     break each formula a notebook teaches: its notebooks must fail nbval
 # Network: `make setup` (PyPI), and the FIRST `make test`, `make slides`, `make present` or
 # `make book` (the npm registry, for reveal.js, MathJax and the widget renderer); everything else
@@ -27,7 +28,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: help lab test test-offline lint setup slides handouts book present notebooks clean lock \
-	rise test-rise test-lowest mutants kernel
+	rise test-rise test-lowest mutants kernel torch test-torch notebooks-torch
 .DEFAULT_GOAL := help
 
 # `make` alone, or `make help`: each target in one line (tests/test_makefile.py: every target).
@@ -46,6 +47,9 @@ help:
 	@echo 'make lint          ruff over the code, the notebooks and the tools'
 	@echo 'make mutants       break each formula a notebook teaches: its notebooks must fail'
 	@echo 'make test-rise     the RISE deck test, in .venv-rise/'
+	@echo 'make torch         JupyterLab with PyTorch (CPU) for the bridge lab, .venv-torch/'
+	@echo 'make test-torch    the PyTorch bridge lab under nbval, in .venv-torch/'
+	@echo 'make notebooks-torch  re-run the PyTorch bridge lab in place, in .venv-torch/'
 	@echo 'make test-lowest   the tests at the lowest versions the ranges allow'
 	@echo 'make lock          refresh requirements*.lock from the ranges (then make test)'
 	@echo 'make clean         remove the environments, build/ and the series'"'"' own checkpoints'
@@ -195,6 +199,29 @@ test-rise: $(RISE_VENV)/.installed
 	  vendor(ROOT / "build" / "slides")'
 	POSATTN_RISE=1 $(RISE_VENV)/bin/python -m pytest tests/browser/test_rise.py
 
+# The PyTorch bridge, opt-in: the series' lock plus torch 2.13.0 (requirements-torch.txt says why
+# it is exact), in an environment of its own, .venv-torch (PyTorch's download is large: it is not in
+# requirements.lock). `make torch` makes it and opens JupyterLab from it; the lab is
+# notebooks/labs/torch_bridge.ipynb, which the default nbval run does not collect
+# (norecursedirs in pyproject.toml); `make test-torch` runs it under nbval. After editing it:
+# make notebooks-torch (restart and run all, saved in place, in .venv-torch).
+TORCH_VENV := .venv-torch
+TORCH_LAB  := notebooks/labs/torch_bridge.ipynb
+$(TORCH_VENV)/.installed: requirements-torch.lock requirements-bootstrap.lock \
+	  tools/run/lock_install.py pyproject.toml tools/serve/lab-overrides.json
+	$(call make_venv,$(TORCH_VENV),requirements-torch.lock)
+	touch $@
+
+torch: $(TORCH_VENV)/.installed
+	$(call launcher_checks,,$(TORCH_VENV)/bin)
+	@PORT=$(call quoted,PORT) exec $(TORCH_VENV)/bin/python -m tools.serve.servers
+
+test-torch: $(TORCH_VENV)/.installed
+	$(TORCH_VENV)/bin/python -m pytest $(TORCH_LAB)
+
+notebooks-torch: $(TORCH_VENV)/.installed
+	$(TORCH_VENV)/bin/python -m tools.run.run_notebooks $(TORCH_LAB)
+
 # The declared lower bounds, tested: every direct dependency at the oldest version its range
 # allows (requirements-lowest.lock), then the unit, property and doctests and nbval.
 LOWEST_VENV := build/venv-lowest
@@ -206,14 +233,20 @@ $(LOWEST_VENV)/.installed: requirements-lowest.lock requirements-bootstrap.lock 
 test-lowest: $(LOWEST_VENV)/.installed
 	$(LOWEST_VENV)/bin/python -m pytest --ignore=tests/browser
 
-# Refresh the four locks from the ranges (uv, in a tool environment of its own under build/):
+# Refresh the five locks from the ranges (uv, in a tool environment of its own under build/):
 # after changing a requirements file, or to move to today's releases, then `make test`.
 LOCK_FOR := --universal --generate-hashes --python-version 3.11 --quiet
+# torch's lock resolves against pip's own find-links too (uv does not read pip's configuration):
+# where a CPU build of torch 2.13.0 lies there, the lock names it for the platform it is built for.
+TORCH_WHEELS = $(addprefix --find-links ,$(shell $(PYTHON) -m pip config get global.find-links \
+  2>/dev/null))
 lock:
 	test -x build/uv/bin/uv || ($(PYTHON) -m venv build/uv && build/uv/bin/pip install --quiet uv)
 	build/uv/bin/uv pip compile $(LOCK_FOR) requirements.txt requirements-test.txt \
 	  -o requirements.lock
 	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-rise.txt -o requirements-rise.lock
+	build/uv/bin/uv pip compile $(LOCK_FOR) $(TORCH_WHEELS) requirements-torch.txt \
+	  -c requirements.lock -c requirements-bootstrap.lock -o requirements-torch.lock
 	build/uv/bin/uv pip compile $(LOCK_FOR) --resolution lowest-direct requirements.txt \
 	  requirements-test.txt -o requirements-lowest.lock
 	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-bootstrap.txt \
@@ -223,4 +256,4 @@ lock:
 # (tools/run/checkpoints.py says which it keeps).
 clean:
 	$(PYTHON) -m tools.run.checkpoints
-	rm -rf $(VENV) $(RISE_VENV) build artifacts/screenshots src/*.egg-info
+	rm -rf $(VENV) $(RISE_VENV) $(TORCH_VENV) build artifacts/screenshots src/*.egg-info

@@ -23,3 +23,12 @@ layers = [pa.init_encoder_params(8, 2, 32, seed=s) for s in range(2)]
 
 def set_vector(points):
     return pa.encoder(points @ W_in, layers).mean(axis=0)  # (m, 2) -> (m, 8) -> (8,)
+
+
+# Exercise 4: each output row follows its query (equivariant in the queries), and moving the keys
+# and values together changes no row (invariant): the output is Y_dec's rows in the order perm_x.
+X_dec = pa.embed(pa.tokenize("the dog bites the man"))  # (5, 8): the queries' sequence
+Z_enc = np.random.default_rng(4).standard_normal((5, 8))  # (5, 8): keys' and values' sequence
+Y_dec = pa.cross_attention(X_dec, Z_enc, *pa.default_projections())[0]  # (5, 4)
+perm_x, perm_z = [4, 2, 0, 1, 3], [1, 3, 4, 0, 2]
+Y_expected = Y_dec[perm_x]

@@ -293,3 +293,82 @@ def test_softmax_axis_must_exist():
     with pytest.raises(ValueError, match=r"axis must be an integer from -2 to 1 for S of shape "
                                          r"\(1, 2\); got 2"):
         pa.softmax([[0.0, 1.0]], axis=2)
+
+
+# ---- cross-attention: queries from X, keys and values from Z -------------------------------
+
+@st.composite
+def cross_inputs(draw):
+    """X (n, d) and Z (m, d_z) of different sizes, weights to match, and an order of each."""
+    n, m, d, d_z, d_k, d_v = (draw(st.integers(1, 9)) for _ in range(6))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    X, Z = rng.standard_normal((n, d)), rng.standard_normal((m, d_z))
+    W = (rng.standard_normal((d, d_k)), rng.standard_normal((d_z, d_k)),
+         rng.standard_normal((d_z, d_v)))
+    return X, Z, W, rng.permutation(n), rng.permutation(m)
+
+
+@given(cross_inputs())
+def test_cross_attention_is_equivariant_in_the_queries(inputs):
+    X, Z, W, perm, _ = inputs
+    assert_equivariant(lambda X: pa.cross_attention(X, Z, *W)[0], X, [perm])
+
+
+@given(cross_inputs())
+def test_cross_attention_is_invariant_under_a_joint_reordering_of_keys_and_values(inputs):
+    X, Z, W, _, perm_z = inputs
+    assert_invariant(lambda Z: pa.cross_attention(X, Z, *W)[0], Z, [perm_z])
+    A, A_reordered = pa.cross_attention(X, Z, *W)[1], pa.cross_attention(X, Z[perm_z], *W)[1]
+    np.testing.assert_allclose(A_reordered, A[:, perm_z], atol=1e-12)  # the columns move along
+
+
+def test_reordering_the_keys_without_the_values_changes_cross_attention(rng):
+    """The negative control: the invariance needs keys and values moved together."""
+    X, Z = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    W_Q, W_K, W_V = pa.default_projections(4, 4, 4, seed=1)
+    Q, K, V = X @ W_Q, Z @ W_K, Z @ W_V
+    perm = np.array([4, 3, 2, 1, 0])
+    Y = pa.scaled_dot_product_attention(Q, K, V)[0]
+    assert np.abs(pa.scaled_dot_product_attention(Q, K[perm], V)[0] - Y).max() > 0.01
+    np.testing.assert_allclose(pa.scaled_dot_product_attention(Q, K[perm], V[perm])[0], Y,
+                               atol=1e-12)
+
+
+def test_cross_attention_of_a_sequence_on_itself_is_self_attention(rng):
+    X = rng.standard_normal((4, 8))
+    W_Q, W_K, W_V = pa.default_projections()
+    mask = pa.causal_mask(4)
+    for got, want in zip(pa.cross_attention(X, X, W_Q, W_K, W_V, mask),
+                         pa.self_attention(X, W_Q, W_K, W_V, mask), strict=True):
+        np.testing.assert_allclose(got, want, atol=1e-15)
+
+
+def test_cross_attention_against_the_literal_sums(rng):
+    """Oracle: α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k), y_i = Σ_j α_ij v_j, by hand."""
+    X, Z = rng.standard_normal((2, 3)), rng.standard_normal((4, 5))
+    W_Q, W_K, W_V = (rng.standard_normal(shape) for shape in [(3, 2), (5, 2), (5, 6)])
+    Y, A = pa.cross_attention(X, Z, W_Q, W_K, W_V)
+    for i in range(2):
+        s = [float(X[i] @ W_Q @ (Z[j] @ W_K)) / np.sqrt(2) for j in range(4)]
+        alpha = [np.exp(v) / sum(np.exp(u) for u in s) for v in s]
+        np.testing.assert_allclose(A[i], alpha, atol=1e-12)
+        np.testing.assert_allclose(Y[i], sum(a * Z[j] @ W_V for j, a in enumerate(alpha)),
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (dict(W_K=np.ones((4, 2))), r"W_K must have shape \(5, 2\) to match Z's 5 features and "
+                                r"W_Q's d_k = 2 \(q·k needs equal lengths\); got shape \(4, 2\)"),
+    (dict(W_K=np.ones((5, 3))), r"W_K must have shape \(5, 2\) .*; got shape \(5, 3\)"),
+    (dict(W_V=np.ones((3, 2))), r"W_V must have shape \(5, d_v\) to match Z's 5 features; got "
+                                r"shape \(3, 2\)"),
+    (dict(W_Q=np.ones((5, 2))), r"W_Q must have shape \(3, d_k\) to match X's 3 features"),
+    (dict(mask=np.ones((3, 3), bool)), r"mask must have shape \(3, 5\), one row per query and "
+                                       r"one column per key; got \(3, 3\)"),
+    (dict(Z=np.ones(5)), r"Z must"),
+])
+def test_cross_attention_names_the_argument_that_does_not_fit(arguments, message):
+    given_ = {"X": np.ones((3, 3)), "Z": np.ones((5, 5)), "W_Q": np.ones((3, 2)),
+              "W_K": np.ones((5, 2)), "W_V": np.ones((5, 4)), **arguments}
+    with pytest.raises((ValueError, TypeError), match=message):
+        pa.cross_attention(**given_)

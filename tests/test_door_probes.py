@@ -187,6 +187,8 @@ BASES = {  # each public function with arguments that work (test_every_base_call
                                     "W_K": "np.ones((8, 4))", "W_V": "np.ones((8, 4))",
                                     "scheme": "'alibi'", "slope": "0.5"},
     "pa.causal_mask": {"n": "3"},
+    "pa.cross_attention": {"X": "np.ones((3, 8))", "Z": "np.ones((5, 6))", "W_Q": "np.ones((8, 4))",
+                           "W_K": "np.ones((6, 4))", "W_V": "np.ones((6, 2))", "mask": "None"},
     "pa.conv1d": {"X": "np.ones((5, 8))", "kernel": "np.ones((3, 8, 4))"},
     "pa.conv_kernel": {"width": "3", "d": "8", "d_out": "4", "seed": "0"},
     "pa.default_projections": {"d": "8", "d_k": "4", "d_v": "4", "seed": "0"},
@@ -208,6 +210,7 @@ BASES = {  # each public function with arguments that work (test_every_base_call
     "pa.multi_head_attention": {"X": "np.ones((3, 8))", "W_Q": "np.ones((8, 8))",
                                 "W_K": "np.ones((8, 8))", "W_V": "np.ones((8, 8))",
                                 "W_O": "np.ones((8, 8))", "n_heads": "2", "mask": "None"},
+    "pa.padding_mask": {"length": "2", "n": "3"},
     "pa.permutation_matrix": {"perm": "[2, 0, 1]"},
     "pa.random_permutation": {"n": "3", "rng": "None"},
     "pa.relative_bias": {"n": "3", "table": "[0.0, 0.5, 1.0]", "max_distance": "1"},
@@ -471,3 +474,32 @@ def test_every_doctest_of_the_package_passes_when_numpy_raises_on_every_floating
         np.seterr(**previous)
     assert sum(r.attempted for r in results.values()) > 50
     assert not any(r.failed for r in results.values()), results
+
+
+class TensorLike:
+    """An array of another library, as a PyTorch tensor is one: numpy reads it whole through
+    ``__array__``; indexed, it gives more of its kind, down to a 0-d one whose ``len`` raises."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __len__(self):
+        if self.values.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self.values)
+
+    def __getitem__(self, index):
+        return TensorLike(self.values[index])
+
+
+def test_an_array_of_another_library_is_read_whole_as_numpy_reads_it():
+    """pa.rope(torch_tensor) raised "len() of a 0-d tensor": the door walked a tensor as nested
+    lists, down to a 0-d entry (notebooks/labs/torch_bridge.ipynb applies pa.rope to tensors)."""
+    X = pa.embed(pa.tokenize("dog bites man"))  # (3, 8)
+    np.testing.assert_array_equal(pa.rope(TensorLike(X)), pa.rope(X))
+    W_Q, W_K, W_V = pa.default_projections()
+    np.testing.assert_array_equal(pa.self_attention(TensorLike(X), W_Q, W_K, W_V)[0],
+                                  pa.self_attention(X, W_Q, W_K, W_V)[0])

@@ -4,6 +4,7 @@ say "Not yet", with a hint that names the mistake, to the plausible wrong ones."
 import numpy as np
 import pytest
 
+import posattn as pa
 from posattn.exercises import nb06
 from solutions import nb06_solutions as SOL
 
@@ -12,6 +13,7 @@ def test_solutions_pass_their_checkers():
     assert nb06.check_layer_norm(SOL.my_layer_norm).ok
     assert nb06.check_breaking_change(SOL.breaking_change).ok
     assert nb06.check_set_vector(SOL.set_vector).ok
+    assert nb06.check_reordered_cross_attention(SOL.Y_expected).ok
 
 
 def _centred(X):
@@ -152,3 +154,44 @@ def test_the_reference_layer_norm_is_the_checkers_own_whatever_pa_layer_norm_is(
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=60, check=True)
     assert out.stdout.strip() == "False", out.stdout + out.stderr
+
+
+# ---- exercise 4: the reordered cross-attention -------------------------------------------
+
+def _recomputed():  # pa.cross_attention run again on the reordered inputs: a legitimate answer
+    return pa.cross_attention(SOL.X_dec[SOL.perm_x], SOL.Z_enc[SOL.perm_z],
+                              *pa.default_projections())[0]
+
+
+def _by_loop():  # row by row: row i of the new output is row perm_x[i] of Y
+    return np.array([SOL.Y_dec[j] for j in SOL.perm_x])
+
+
+@pytest.mark.parametrize("answer", [
+    lambda: SOL.Y_dec[SOL.perm_x], lambda: SOL.Y_dec[SOL.perm_x].tolist(),
+    lambda: SOL.Y_dec[SOL.perm_x].astype(np.float32), _recomputed, _by_loop,
+    lambda: pa.permutation_matrix(SOL.perm_x) @ SOL.Y_dec,  # P Y
+], ids=["index", "list", "float32", "recomputed", "loop", "P @ Y"])
+def test_every_form_of_the_reordered_output_is_right(answer):
+    feedback = nb06.check_reordered_cross_attention(answer())
+    assert feedback.ok, feedback
+
+
+def _keys_alone():  # K reordered, V left as it was
+    W_Q, W_K, W_V = pa.default_projections()
+    Q, K, V = SOL.X_dec[SOL.perm_x] @ W_Q, SOL.Z_enc @ W_K, SOL.Z_enc @ W_V
+    return pa.scaled_dot_product_attention(Q, K[SOL.perm_z], V)[0]
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    (lambda: SOL.Y_dec, "that is Y_dec as it was"),  # the queries' order forgotten
+    (lambda: SOL.Y_dec[pa.inverse_permutation(SOL.perm_x)], "the inverse order"),
+    (lambda: SOL.Y_dec[SOL.perm_z], "perm_z reorders the keys and values, not the output rows"),
+    (lambda: SOL.Y_dec[SOL.perm_x][SOL.perm_z], "perm_z reorders the keys and values"),
+    (_keys_alone, "moves the keys without their values"),
+    (lambda: SOL.Y_dec[SOL.perm_x].T, "must have shape (5, 4)"),
+    (lambda: SOL.Y_dec[SOL.perm_x] * 2, "not the reordered output"),
+])
+def test_wrong_reordered_outputs_get_a_hint(answer, message):
+    feedback = nb06.check_reordered_cross_attention(answer())
+    assert not feedback.ok and message in feedback.message, feedback

@@ -106,6 +106,8 @@ CALLS = {
     "embed": lambda c: pa.embed(["dog", "bites"], d=c.k),
     "default_projections": lambda c: pa.default_projections(c.k, c.k, c.k),
     "causal_mask": lambda c: pa.causal_mask(c.k),
+    "padding_mask": lambda c: pa.padding_mask(c.k, c.k),
+    "cross_attention": lambda c: pa.cross_attention(c.X, c.X[::-1], c.W_Q, c.W_K, c.W_V),
     "relative_bias": lambda c: pa.relative_bias(c.k, c.p, c.k),
     "relative_bias, table": lambda c: pa.relative_bias(c.n, c.table, c.k),
     "equivariance_error": lambda c: pa.equivariance_error(lambda X: -X[::-1], c.X, _reversal(c)),

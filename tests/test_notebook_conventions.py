@@ -414,3 +414,44 @@ def test_the_glossary_is_linked_from_the_door_and_defines_its_terms():
               "autograd", "np.einsum"]
     missing = [t for t in needed if not any(t.lower() in term.lower() for term in terms)]
     assert missing == [], f"glossary lacks {missing}"
+
+
+# The opt-in labs (notebooks/labs/: the PyTorch bridge, make test-torch) keep the conventions
+# every notebook keeps, outside the numbered walk (no exercise checker: they compare libraries).
+LABS = sorted((NOTEBOOKS / "labs").glob("*.ipynb"))
+LAB_CHECKS = [test_every_cell_has_slide_metadata, test_saved_after_restart_and_run_all,
+              test_outputs_are_png_and_errors_are_deliberate,
+              test_every_figure_has_a_text_description_under_it,
+              test_few_cells_escape_output_comparison, test_no_hard_coded_results_and_few_asserts,
+              test_presenter_notes_exist, test_no_machine_paths_or_memory_addresses_in_outputs,
+              test_presenter_notes_look_like_presenter_notes]
+
+
+@pytest.mark.parametrize("check", LAB_CHECKS, ids=lambda check: check.__name__[5:])
+@pytest.mark.parametrize("path", LABS, ids=lambda path: path.stem)
+def test_a_lab_keeps_the_conventions_of_every_notebook(path, check):
+    check((f"labs/{path.stem}", json.loads(path.read_text(encoding="utf-8"))))
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda path: path.stem)
+def test_a_lab_opens_with_goals_needs_and_links_that_resolve(path):
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    first = source(cells[0])
+    assert first.startswith("# Lab · "), first[:40]
+    for heading in ("What you will learn", "What you need", "(../00_start_here.ipynb)"):
+        assert heading in first, f"{path.name}: opening cell lacks '{heading}'"
+    links = {m for c in cells if c["cell_type"] == "markdown"
+             for m in re.findall(r"\]\(([^)#\s]+\.ipynb)", source(c))}
+    broken = sorted(link for link in links if not (path.parent / link).resolve().exists())
+    assert broken == [], f"{path.name}: broken links {broken}"
+    assert any(re.search(r"^#+ .*Summary", source(c), re.M) for c in cells), path.name
+
+
+def test_the_default_nbval_run_leaves_the_labs_out():
+    """`make test` runs in .venv, which has no PyTorch: nbval there must not collect a lab."""
+    assert LABS, "notebooks/labs/ holds no lab"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        config = pytest.Config.fromdictargs({}, [])  # pyproject.toml's [tool.pytest.ini_options]
+        skipped = config.getini("norecursedirs")
+    assert any(Path("notebooks/labs").match(pattern) for pattern in skipped), skipped

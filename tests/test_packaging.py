@@ -159,3 +159,31 @@ def test_a_package_pinned_under_two_markers_is_installed_by_the_one_that_applies
                             "print(m.version('tiny-lock-probe'))"], env=env, capture_output=True,
                            text=True, check=True)
     assert shown.stdout.strip() == "1.0"
+
+
+def _pins(text: str) -> dict:
+    """(name, marker) → (the pin line, its hashes) of a lock: its "# via" notes left out."""
+    from tools.run.lock_install import entries, pin
+    return {(name, marker): (f"{name}=={pin(entry)[0]}", sorted(re.findall(r"sha256:\w+", entry)))
+            for (name, marker), entry in entries(text).items()}
+
+
+def test_the_torch_lock_is_the_series_lock_plus_exactly_torch_2_13_0():
+    """make torch installs requirements-torch.lock: every pin of requirements.lock as it is, and
+    torch 2.13.0 only, hashed; on Linux x86-64 with Python 3.11 its CPU build and no CUDA package
+    (PyPI's own Linux wheel is the CUDA build: several GB)."""
+    from packaging.markers import Marker
+
+    series, torch = (_pins((ROOT / name).read_text()) for name in
+                     ("requirements.lock", "requirements-torch.lock"))
+    assert {key: torch.get(key) for key in series} == series
+    versions = {pin.split("==")[1] for (name, _), (pin, _) in torch.items() if name == "torch"}
+    assert versions == {"2.13.0", "2.13.0+cpu"}, versions
+    assert all(hashes for pin, hashes in torch.values()), "an entry without a hash"
+    here = {"sys_platform": "linux", "platform_machine": "x86_64", "python_full_version": "3.11.2",
+            "python_version": "3.11", "platform_python_implementation": "CPython"}
+    installed = {pin for (name, marker), (pin, _) in torch.items() if name not in series
+                 and (not marker or Marker(marker).evaluate(here))} - {
+                     pin for key, (pin, _) in series.items()}
+    assert "torch==2.13.0+cpu" in installed
+    assert not [pin for pin in installed if pin.startswith(("nvidia", "cuda", "triton"))]

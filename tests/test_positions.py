@@ -386,3 +386,41 @@ def test_sinusoids_at_any_positions_are_the_table_at_whole_ones():
 def test_relative_positions_refuse_bad_input_clearly(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ---- the padding mask ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("padded_to", [4, 5, 9])
+def test_a_padded_sequence_gives_each_real_row_what_the_sequence_alone_gives(padded_to, rng):
+    X = rng.standard_normal((4, 8))
+    padded = np.vstack([X, rng.standard_normal((padded_to - 4, 8))])  # any rows as padding
+    W = pa.default_projections()
+    Y = pa.self_attention(padded, *W, mask=pa.padding_mask(4, padded_to))[0]
+    np.testing.assert_allclose(Y[:4], pa.self_attention(X, *W)[0], atol=1e-14)
+
+
+def test_without_the_padding_mask_the_padding_reaches_the_real_rows(rng):
+    """The negative control: unmasked, the rows added as padding change the real rows."""
+    X = rng.standard_normal((4, 8))
+    padded = np.vstack([X, np.zeros((3, 8))])
+    W = pa.default_projections()
+    assert np.abs(pa.self_attention(padded, *W)[0][:4] - pa.self_attention(X, *W)[0]).max() > 0.01
+
+
+def test_the_padding_mask_is_unchanged_by_reordering_the_real_tokens_only():
+    M = pa.padding_mask(3, 5)
+    inside, across = np.array([2, 0, 1, 3, 4]), np.array([0, 3, 2, 1, 4])
+    assert np.array_equal(M[inside][:, inside], M)
+    assert not np.array_equal(M[across][:, across], M)  # a padding row moved among the words
+    assert M.all(axis=1).sum() == 0 and M[:, :3].all() and not M[:, 3:].any()
+
+
+@pytest.mark.parametrize(("length", "n", "error", "message"), [
+    (6, 5, ValueError, r"length must be at most 5; got 6"),
+    (0, 5, ValueError, r"length must be at least 1; got 0"),
+    (2.0, 5, TypeError, r"length must be an integer; got float 2\.0"),
+    (2, 0, ValueError, r"n must be at least 1; got 0"),
+])
+def test_padding_mask_names_a_length_that_does_not_fit(length, n, error, message):
+    with pytest.raises(error, match=message):
+        pa.padding_mask(length, n)

@@ -4,7 +4,13 @@ Math modules need numpy only; ``posattn.plotting`` (matplotlib) and
 ``posattn.widgets`` (ipywidgets) are imported on demand, never here.
 """
 
-from .attention import attention_loop, scaled_dot_product_attention, self_attention, softmax
+from .attention import (
+    attention_loop,
+    cross_attention,
+    scaled_dot_product_attention,
+    self_attention,
+    softmax,
+)
 from .baselines import conv1d, conv_kernel, influence, rnn, rnn_weights
 from .embeddings import default_projections, embed, tokenize
 from .permutations import (
@@ -21,6 +27,7 @@ from .positions import (
     alibi_bias,
     causal_mask,
     learned_positions,
+    padding_mask,
     relative_bias,
     sinusoidal_positions,
     sinusoidal_shift,
@@ -40,11 +47,11 @@ __version__ = "5.0.0"  # the fifth edition (pyproject.toml, CHANGELOG.md)
 
 __all__ = [
     "SCHEMES", "alibi_bias", "all_permutations", "attention_loop", "attention_with_positions",
-    "causal_mask", "conv1d", "conv_kernel", "default_projections", "embed", "encoder",
-    "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
+    "causal_mask", "conv1d", "conv_kernel", "cross_attention", "default_projections", "embed",
+    "encoder", "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
     "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
-    "learned_positions", "multi_head_attention", "permutation_matrix", "random_permutation",
-    "relative_bias", "rnn", "rnn_weights", "rope", "scaled_dot_product_attention",
-    "self_attention", "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax",
-    "symmetries", "tokenize",
+    "learned_positions", "multi_head_attention", "padding_mask", "permutation_matrix",
+    "random_permutation", "relative_bias", "rnn", "rnn_weights", "rope",
+    "scaled_dot_product_attention", "self_attention", "shift_error", "sinusoidal_positions",
+    "sinusoidal_shift", "softmax", "symmetries", "tokenize",
 ]

@@ -121,8 +121,11 @@ def length(value) -> int:
 
 
 def _is_sequence(value) -> bool:
-    """A sequence numpy would read entry by entry (text, bytes and arrays are not)."""
+    """A sequence numpy would read entry by entry (text, bytes and arrays are not, nor another
+    library's arrays, a PyTorch tensor say: numpy reads those whole, through ``__array__``)."""
     if isinstance(value, (str, bytes, bytearray, memoryview, np.ndarray, Mapping)):
+        return False
+    if hasattr(type(value), "__array__") or hasattr(value, "__array_interface__"):
         return False
     kind = type(value)
     return isinstance(value, Sequence) or (hasattr(kind, "__len__")
@@ -526,6 +529,25 @@ def check_scores(S, axis):
             "entirely -inf (fully masked), which would give 0/0 = NaN. Let every query attend to "
             "at least one key.")
     return (S if is_box(S) else values), axis
+
+
+def check_cross(X, Z, W_Q, W_K, W_V):
+    """X (n, d) and Z (m, d_z), and weights to match: W_Q (d, d_k), W_K (d_z, d_k), W_V (d_z, d_v).
+
+    Also bounds the sizes: A (n, m), and Q, K, V.
+    """
+    X = as_matrix("X", X)
+    Z = as_matrix("Z", Z)
+    (n, d), (m, d_z) = np.shape(X), np.shape(Z)
+    W_Q = as_matrix("W_Q", W_Q, (d, "d_k"), f" to match X's {d} features")
+    d_k = np.shape(W_Q)[1]
+    W_K = as_matrix("W_K", W_K, (d_z, d_k), f" to match Z's {d_z} features and W_Q's d_k = {d_k} "
+                    "(q·k needs equal lengths)")
+    W_V = as_matrix("W_V", W_V, (d_z, "d_v"), f" to match Z's {d_z} features")
+    check_size("X", f"{n:,} rows and Z {m:,}", n * m, "the (n, m) matrix A", "Use fewer rows.")
+    width = max(d_k, np.shape(W_V)[1])
+    check_size("X", f"{max(n, m):,} rows", max(n, m) * width, "Q, K and V", "Use fewer rows.")
+    return X, Z, W_Q, W_K, W_V
 
 
 def check_projections(X, W_Q, W_K, W_V, *, batch: bool = True, loop: int | None = None):

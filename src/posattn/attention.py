@@ -1,4 +1,4 @@
-"""Scaled dot-product self-attention, vectorised and as a literal loop.
+"""Scaled dot-product self-attention, vectorised and as a literal loop; cross-attention.
 
     S = Q Kᵀ / √d_k + B        A = softmax(S) row-wise        Y = A V
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from ._checks import (
     as_matrix,
+    check_cross,
     check_mask,
     check_projections,
     check_scores,
@@ -74,6 +75,12 @@ def _project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Q, K, V = X W_Q, X W_K, X W_V: the same matrices at every position."""
     # (..., n, d) @ (d, d_k) -> (..., n, d_k), twice; (..., n, d) @ (d, d_v) -> (..., n, d_v)
     return X @ W_Q, X @ W_K, X @ W_V
+
+
+def _cross_project(X, Z, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q = X W_Q from the sequence that asks; K = Z W_K and V = Z W_V from the one it reads."""
+    # (n, d) @ (d, d_k) -> (n, d_k); (m, d_z) @ (d_z, d_k) -> (m, d_k); (m, d_z) @ (d_z, d_v)
+    return X @ W_Q, Z @ W_K, Z @ W_V
 
 
 def _attention_loop(X, W_Q, W_K, W_V):
@@ -170,6 +177,27 @@ def self_attention(X, W_Q, W_K, W_V, mask=None, bias=None) -> tuple[np.ndarray, 
         Y, A = _attention(*_project(X, W_Q, W_K, W_V), mask, bias)
     return finite_result("X, W_Q, W_K and W_V" if bias is None else "X, W_Q, W_K, W_V and bias",
                          "self-attention", Y, A)
+
+
+def cross_attention(X, Z, W_Q, W_K, W_V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Attention of one sequence to another: queries from X, keys and values from Z.
+
+    Q = X W_Q,  K = Z W_K,  V = Z W_V,  then A = softmax(Q Kᵀ / √d_k) row-wise and Y = A V
+
+    X (n, d), the sequence that asks (a decoder's rows); Z (m, d_z), the one it reads (an
+    encoder's output); W_Q (d, d_k), W_K (d_z, d_k), W_V (d_z, d_v); mask (n, m), True where
+    query i may attend to key j -> Y (n, d_v), A (n, m). Reordering X's rows reorders Y's rows;
+    reordering Z's rows (its keys and values together) leaves Y as it is.
+
+    >>> Y, A = cross_attention(np.eye(2, 4), np.eye(3, 4), *[np.eye(4)] * 3)
+    >>> Y.shape, A.shape
+    ((2, 4), (2, 3))
+    """
+    X, Z, W_Q, W_K, W_V = check_cross(X, Z, W_Q, W_K, W_V)
+    mask = check_mask(mask, np.shape(X)[0], np.shape(Z)[0])
+    with quiet_overflow():
+        Y, A = _attention(*_cross_project(X, Z, W_Q, W_K, W_V), mask)
+    return finite_result("X, Z, W_Q, W_K and W_V", "cross-attention", Y, A)
 
 
 def attention_loop(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray]:

@@ -1,8 +1,9 @@
 """Putting position back: the encodings, biases and masks that break attention's symmetry.
 
-Sinusoidal and learned positions E, ALiBi's and the relative scheme's score biases B, and the
-causal mask: kernels first (the equations), then the public functions that check their
-arguments once. The schemes that put them into attention, one object each, are in ``schemes``.
+Sinusoidal and learned positions E, ALiBi's and the relative scheme's score biases B, the
+causal mask and the padding mask (which marks where a sequence ends): kernels first (the
+equations), then the public functions that check their arguments once. The schemes that put
+them into attention, one object each, are in ``schemes``.
 """
 
 import math
@@ -87,6 +88,11 @@ def _relative_bias(n: int, table, max_distance: int):
 def _causal_mask(n: int):
     """True where j ≤ i: token i sees itself and earlier tokens only."""
     return np.tri(n, dtype=bool)  # (n, n)
+
+
+def _padding_mask(length: int, n: int):
+    """True where key j is a real token, j < length: every query reads the real tokens only."""
+    return np.tile(np.arange(n) < length, (n, 1))  # (n, n): the same row for every query
 
 
 # ---- public functions: check once, then call the kernels -----------------------------------
@@ -212,3 +218,19 @@ def causal_mask(n: int) -> np.ndarray:
     n = check_int("n", n)
     check_size("n", n, n * n, "the (n, n) mask")
     return _causal_mask(n)
+
+
+def padding_mask(length: int, n: int) -> np.ndarray:
+    """The (n, n) mask of ``length`` real tokens padded to n rows: True where key j is real.
+
+    M[i, j] = (j < length) for every query i, the padding rows' own queries included: no query
+    attends to padding, so a real row's output is what the sequence alone gives (PyTorch's
+    ``key_padding_mask`` is its negation, True at the padding).
+
+    >>> padding_mask(2, 3).astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [1, 1, 0]]
+    """
+    n = check_int("n", n)
+    length = check_int("length", length, maximum=n)  # at least one real token, at most n
+    check_size("n", n, n * n, "the (n, n) mask")
+    return _padding_mask(length, n)

@@ -56,7 +56,7 @@ class Mutant(NamedTuple):
 FORMULAS = ("scores", "scale", "softmax", "weighted sum", "mask", "sinusoidal", "learned",
             "rope", "frequencies", "alibi", "alibi_symmetric", "causal", "relative",
             "relative clip", "layer norm", "multi-head", "residual", "symmetry measures", "rnn",
-            "convolution")
+            "convolution", "cross-attention", "padding mask")
 
 MUTANTS = (
     # attention.py: S = Q Kᵀ/√d_k + B, A = softmax(S), Y = A V
@@ -80,6 +80,13 @@ MUTANTS = (
            "np.where(mask, 0.0, -np.inf)", "np.where(mask, -np.inf, 0.0)",
            "a mask hides the keys it allows instead of the keys it forbids", "mask",
            ("06", "07", "08")),
+    Mutant("cross-values-unpaired", "attention.py",
+           "return X @ W_Q, Z @ W_K, Z @ W_V", "return X @ W_Q, Z @ W_K, Z[::-1] @ W_V",
+           "V = Z W_V: each value no longer sits beside its key", "cross-attention", ("06",)),
+    Mutant("padding-mask-one-more", "positions.py",
+           "np.tile(np.arange(n) < length, (n, 1))", "np.tile(np.arange(n) <= length, (n, 1))",
+           "the padding mask lets every query see the first padding row", "padding mask",
+           ("06",)),
     # positions.py (the encodings) and schemes.py (where each scheme puts them): the schemes
     Mutant("sinusoidal-from-1", "positions.py",
            "E = _sinusoids(np.arange(n), d, base)", "E = _sinusoids(np.arange(1, n + 1), d, base)",

@@ -2,8 +2,10 @@
 
 import numpy as np
 
+from ..attention import cross_attention, scaled_dot_product_attention
 from ..baselines import influence
-from ..permutations import equivariance_error
+from ..embeddings import default_projections, embed, tokenize
+from ..permutations import equivariance_error, inverse_permutation
 from ..transformer import layer_norm
 from . import NotYet, as_array, as_choice, call, checker, close, read_only
 
@@ -147,6 +149,53 @@ def check_set_vector(set_vector):
             raise NotYet(f"{', '.join(names[:-1])} and {names[-1]} {_HINTS[kind]}")
     return ("the same vector for every listing, and a different one for each different set tried: "
             "an invariant set function, as ρ(Σ φ(x_i)) in the Deep Sets form is.")
+
+
+
+# Exercise 4's inputs, as its cell makes them: a decoder's 5 rows ask, an encoder's 5 rows answer
+# (X_dec and Z_enc in the cell).
+_PERM_X, _PERM_Z = np.array([4, 2, 0, 1, 3]), np.array([1, 3, 4, 0, 2])
+
+
+def _cross() -> tuple[np.ndarray, ...]:
+    """Y_dec = cross_attention(X_dec, Z_enc, W_Q, W_K, W_V)[0] of the exercise cell, and its
+    X_dec and Z_enc."""
+    X = embed(tokenize("the dog bites the man"))  # (5, 8): the queries' sequence
+    Z = np.random.default_rng(4).standard_normal((5, 8))  # (5, 8): keys and values
+    return cross_attention(X, Z, *default_projections())[0], X, Z  # Y (5, 4)
+
+
+
+@checker("a (5, 4) array Y_expected: the output of X_dec[perm_x] attending to Z_enc[perm_z]")
+def check_reordered_cross_attention(Y_expected):
+    """Exercise 4: reorder the queries by perm_x and the keys and values by perm_z: the output
+    is Y_dec[perm_x] (equivariant in the queries, invariant under the joint reordering)."""
+    Y, X, Z = _cross()
+    got = as_array(Y_expected, "Y_expected", Y.shape)
+    if close(got, Y[_PERM_X]):
+        return ("Y_dec[perm_x]: each output row follows its query, and reordering the keys and "
+                "values together changes no row (each query sums the same weighted values, in "
+                "another order). Cross-attention is equivariant in the queries and invariant "
+                "under a joint reordering of the keys and values.")
+    if close(got, Y):
+        raise NotYet("that is Y_dec as it was: the keys and values may be reordered at no cost, "
+                     "but the queries were reordered too, and each output row follows its query.")
+    if close(got, Y[inverse_permutation(_PERM_X)]):
+        raise NotYet("that is the inverse order: row i of X_dec[perm_x] is row perm_x[i] of "
+                     "X_dec, so row i of the new output is row perm_x[i] of Y_dec.")
+    if close(got, Y[_PERM_Z]) or close(got, Y[_PERM_X][_PERM_Z]) or close(got, Y[_PERM_Z][_PERM_X]):
+        raise NotYet("perm_z reorders the keys and values, not the output rows: there is one "
+                     "output row per query, and the keys' order does not reach them.")
+    W_Q, W_K, W_V = default_projections()
+    Q, K, V = X[_PERM_X] @ W_Q, Z @ W_K, Z @ W_V  # (5, 4) each: the queries reordered
+    for slip in (scaled_dot_product_attention(Q, K[_PERM_Z], V)[0],  # the keys alone moved
+                 scaled_dot_product_attention(Q, K, V[_PERM_Z])[0]):  # the values alone
+        if close(got, slip):
+            raise NotYet("that moves the keys without their values (or the values without their "
+                         "keys): each value would be weighed by another key's score. "
+                         "Z_enc[perm_z] moves a key and its value together.")
+    raise NotYet("not the reordered output. Write it from Y_dec: which row of Y_dec does each "
+                 "query of X_dec[perm_x] get, and what does moving the keys and values change?")
 
 
 read_only(globals())  # the checkers' own data: an answer cannot write into it
