@@ -1,7 +1,7 @@
 """The suite needs no network once set up. In the test process a connection to another machine
 fails at once, with a message (tests/conftest.py); `make test-offline` runs the whole of
 `make test` in a network namespace that holds only loopback, servers, kernels and Chromium
-included (.ci/run does so where it can)."""
+included (a maintainer's check: CI's 45-minute budget no longer holds a second whole run)."""
 
 import socket
 
