@@ -12,7 +12,8 @@ def my_layer_norm(X):
 
 
 # e: the window. a (GELU) and b (more heads) keep every piece row-wise or attention; c
-# (statistics over the tokens), d (the mask "not yourself") and f (the mean of all rows) look the
+# (statistics over the tokens, as BatchNorm takes them: a column's mean and variance do not depend
+# on the order of its entries), d (the mask "not yourself") and f (the mean of all rows) look the
 # same after any reordering, so they treat every token alike.
 breaking_change = "e"
 

@@ -1,6 +1,7 @@
 """Helpers for the browser tests: the checks and pictures they share. The server and the browser
 they drive come from tools/run/lab_driver.py (the benchmarks use it too)."""
 
+import json
 import os
 import re
 from pathlib import Path
@@ -89,3 +90,26 @@ def order_value(box) -> str:
     return " ".join(
         box.locator(".pp-order select, .pp-order input").first.input_value().split("·")[0].split()
     )
+
+
+def folded_notes(path: Path) -> list[tuple[int, str]]:
+    """(cell index, the first line it folds, as rendered) of each presenter note that folds a
+    part away from students in a ``<details>`` block (issue 40 §4)."""
+    found = []
+    for i, cell in enumerate(json.loads(path.read_text("utf-8"))["cells"]):
+        text = "\n".join(line.lstrip("> ") for line in "".join(cell["source"]).splitlines())
+        inside = re.search(r"<details>.*?</summary>\s*(.+?)\n", text, re.S)
+        if cell["metadata"].get("slideshow", {}).get("slide_type") == "notes" and inside:
+            found.append((i, inside[1].replace("**", "")))
+    return found
+
+
+def assert_folded_notes_stay_folded(page, path: Path) -> None:
+    """After the notebook ran, each folded part of a note is still folded: none of its text
+    shows until the student opens it (then it shows: the check can see it)."""
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    for index, line in folded_notes(path):
+        shown = page.get_by_text(line).filter(visible=True)
+        assert shown.count() == 0, f"{path.name} cell {index}: a folded note shows {line!r}"
+        cells.nth(index).locator("details > summary").click()
+        shown.first.wait_for(timeout=10_000)

@@ -366,6 +366,8 @@ def _time_limit(seconds: float):
 def _undefined(exc: NameError, module) -> str:
     """A hint for a name the learner's code uses but the kernel has not defined yet."""
     name = getattr(exc, "name", None) or str(exc)
+    if name in IMPORTS:  # a module the cell itself imports: after a restart, nothing else has
+        return unimported(name)
     elsewhere = getattr(module, "DEFINED_ELSEWHERE", {}).get(name)
     if elsewhere:  # an answer of another notebook's, which no cell of this one defines
         return (f"your code uses {name}, which no cell of this notebook defines: it is {elsewhere}."
@@ -540,3 +542,13 @@ def close(got, expected, *, atol: float = ATOL) -> bool:
     """
     got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
     return got.shape == expected.shape and bool(np.allclose(got, expected, rtol=RTOL, atol=atol))
+
+
+IMPORTS = {"np": "import numpy as np", "pa": "import posattn as pa"}  # the series' two modules
+
+
+def unimported(name: str) -> str:
+    """The hint for np or pa used where nothing imported it (an exercise cell run alone after a
+    restart): the import to put in the cell, which then runs on its own."""
+    return (f"your code uses {name}, which is not defined in this kernel yet: put "
+            f"`{IMPORTS[name]}` at the top of this cell, then run it again.")

@@ -106,6 +106,8 @@ def _call(f, n: int, table, k: int):
     except IndexError as exc:
         raise NotYet(f"relative_bias_by_hand({n}, b, {k}) raised {say(exc)}: an offset beyond "
                      "±k has no entry of its own; clip it to −k … k first.") from None
+    except NameError:  # named where it is defined, as every checker names it
+        raise
     except Exception as exc:  # noqa: BLE001 - the learner's code may raise anything
         raise NotYet(f"relative_bias_by_hand raised {say(exc)}") from None
     out = returned(out, "relative_bias_by_hand")
