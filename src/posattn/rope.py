@@ -60,7 +60,7 @@ def _turn_halves(Z, theta):
     return Z * cos + partner * sin  # z_m cos − z_m+h sin,  z_m sin + z_m+h cos
 
 
-ROTATIONS = {"interleaved": _rotate, "halves": _rotate_halves}  # the layouts: pairs (2i, 2i+1)
+LAYOUTS = ("interleaved", "halves")  # which coordinates turn together: (2i, 2i+1), (m, m + d_k/2)
 
 
 # ---- public functions: check once, then call the kernels -----------------------------------
@@ -100,6 +100,7 @@ def rope(Z, positions=None, base: float = 10000.0, layout: str = "interleaved") 
     p = np.arange(n) if positions is None else raw(as_matrix(  # positions are data, never trained
         "positions", positions, (n,), ", one entry per row of Z"))
     base = check_number("base", base, above=1.0)
-    check_choice("layout", layout, tuple(ROTATIONS))
+    check_choice("layout", layout, LAYOUTS)
     with quiet_overflow():
-        return finite_result("Z", "Z' = R(p ω) Z", ROTATIONS[layout](Z, p, base))
+        turned = _rotate_halves(Z, p, base) if layout == "halves" else _rotate(Z, p, base)
+    return finite_result("Z", "Z' = R(p ω) Z", turned)

@@ -20,7 +20,15 @@ import math
 
 import numpy as np
 
-from ._checks import as_matrix, check_choice, check_int, check_number, check_size
+from ._checks import (
+    as_matrix,
+    check_choice,
+    check_int,
+    check_number,
+    check_size,
+    finite_result,
+    quiet_overflow,
+)
 from .rope import _frequencies
 
 METHODS = ("none", "interpolation", "ntk", "yarn")
@@ -92,7 +100,9 @@ def scaled_frequencies(d: int, method: str = "none", factor: float = 1.0, base: 
     if check_number("beta", beta) <= alpha:
         raise ValueError(f"beta must be above alpha = {alpha} (the ramp rises from α to β); "
                          f"got {beta}.")
-    return _scaled(d, method, factor, base, original, alpha, beta)
+    with quiet_overflow():
+        omega = _scaled(d, method, factor, base, original, alpha, beta)
+    return finite_result("factor, base, original, alpha and beta", "the frequencies", omega)
 
 
 def wavelengths(omega) -> np.ndarray:
@@ -104,7 +114,8 @@ def wavelengths(omega) -> np.ndarray:
     omega = as_matrix("omega", omega, ("d/2",), ", one frequency per pair")
     if (omega <= 0).any():
         raise ValueError(f"omega must hold positive frequencies; got {omega.min():g} among them.")
-    return _wavelengths(omega)
+    with quiet_overflow():
+        return finite_result("omega", "λ = 2π/ω", _wavelengths(omega))
 
 
 def yarn_temperature(factor: float) -> float:
@@ -113,7 +124,7 @@ def yarn_temperature(factor: float) -> float:
     >>> round(yarn_temperature(8.0), 4)
     1.2079
     """
-    return math.sqrt(_yarn_gain(check_number("factor", factor, above=0.0)))
+    return math.sqrt(_yarn_gain(check_number("factor", factor, above=0.0)))  # ln s < 710
 
 
 def decay_bound(offsets, omega) -> np.ndarray:
@@ -129,4 +140,5 @@ def decay_bound(offsets, omega) -> np.ndarray:
     omega = as_matrix("omega", omega, ("d/2",), ", one frequency per pair")
     check_size("offsets", f"{len(r)} offsets and {len(omega)} frequencies", len(r) * len(omega),
                "S (offsets, d/2)")
-    return _decay_bound(r, omega)
+    with quiet_overflow():
+        return finite_result("offsets and omega", "the angles r ω", _decay_bound(r, omega))
