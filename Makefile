@@ -3,7 +3,8 @@
 #   make test   lint + unit, property and doctests + nbval over every notebook
 #               (make test-offline: the same with no network, to show it needs none once set up)
 # and for teachers:
-#   make slides   an offline reveal.js deck per notebook in build/slides/
+#   make slides   an offline reveal.js deck per notebook in build/slides/ (listed in index.html)
+#   make handouts the decks as PDFs in build/handouts/, one page per slide
 #   make book     the series as a static website in build/book/ (read it with no install)
 #   make present  one notebook as live slides (Voilà: kernel running, widgets live); the default is
 #                 the "dog bites man" explorer, another with NB=03_softmax_and_projections
@@ -25,16 +26,39 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test test-offline lint setup slides book present notebooks clean lock rise test-rise \
-	test-lowest mutants kernel
+.PHONY: help lab test test-offline lint setup slides handouts book present notebooks clean lock \
+	rise test-rise test-lowest mutants kernel
+.DEFAULT_GOAL := help
+
+# `make` alone, or `make help`: each target in one line (tests/test_makefile.py: every target).
+help:
+	@echo 'make lab           open the series in JupyterLab (sets up .venv/ the first time)'
+	@echo 'make test          lint, unit, property and doctests, nbval and browser tests'
+	@echo 'make test-offline  make test with no network at all (Linux), once set up'
+	@echo 'make book          the series as a static website in build/book/ (nothing re-run)'
+	@echo 'make slides        an offline reveal.js deck per notebook in build/slides/'
+	@echo 'make handouts      the decks as PDFs in build/handouts/, one page per slide'
+	@echo 'make present       one notebook as live slides in Voilà (NB=03_softmax_and_projections)'
+	@echo 'make rise          JupyterLab with RISE slides (Alt+R), from its own .venv-rise/'
+	@echo 'make notebooks     re-run the notebooks in place (NBS=notebooks/05_*.ipynb: some)'
+	@echo 'make setup         only the set-up: .venv/ from requirements.lock (hashes checked)'
+	@echo 'make kernel        a named kernel (position-problem) for your own JupyterLab or hub'
+	@echo 'make lint          ruff over the code, the notebooks and the tools'
+	@echo 'make mutants       break each formula a notebook teaches: its notebooks must fail'
+	@echo 'make test-rise     the RISE deck test, in .venv-rise/'
+	@echo 'make test-lowest   the tests at the lowest versions the ranges allow'
+	@echo 'make lock          refresh requirements*.lock from the ranges (then make test)'
+	@echo 'make clean         remove the environments, build/ and the series'"'"' own checkpoints'
+	@echo 'make help          this list'
+	@echo 'PORT=8890 picks the port for lab, rise and present.'
 
 # $(call make_venv,DIR,LOCK): a virtual environment in DIR with exactly the versions of
 # requirements-bootstrap.lock (pip, and the oldest setuptools pyproject.toml allows) and of LOCK,
 # every one hash-checked, and a changed lock entry installed and checked again
 # (tools/run/lock_install.py); then the package itself, editable, built with that setuptools (no
-# build isolation, no index). tools/serve/lab-overrides.json: no news or update checks in
-# JupyterLab, and RISE's slides (in .venv-rise) in the offline "white" theme, scrollable (the
-# explorer is taller than a slide).
+# build isolation, no index). tools/serve/lab-overrides.json: no autosave (reading the series never
+# rewrites it; Ctrl+S saves), no news or update checks in JupyterLab, and RISE's slides (in
+# .venv-rise) in the offline "white" theme, scrollable (the explorer is taller than a slide).
 define make_venv
 	@command -v $(PYTHON) >/dev/null || { echo "PYTHON must name a Python 3.11 or newer; got \
 	  $(PYTHON), which is not a command here. Name one, for example: make PYTHON=python3.12 \
@@ -42,6 +66,8 @@ define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
 	  "PYTHON must be Python 3.11 or newer; got " + sys.version.split()[0] + " ($(PYTHON)). " \
 	  "Name a newer interpreter, for example: make PYTHON=python3.12 $(MAKECMDGOALS)")'
+	@test -x $(1)/bin/python || echo "Setting up $(1)/ from $(2), once: 1 to 3 minutes and \
+	  750 MB from PyPI, each package's hash checked. Later runs reuse it."
 	test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
 	$(1)/bin/python tools/run/lock_install.py requirements-bootstrap.lock $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
@@ -80,6 +106,18 @@ one_line_error = $(if $(1),$(error $(1)))
 quoted = '$(subst ','\'',$(value $(1)))'
 unexport PORT NB
 
+# The same checks before any set-up (the first `make lab` installs for minutes): with the system's
+# Python, which has no Jupyter yet (`check-early`), unless it is too old to read tools/serve/servers.py
+# (the set-up's first line then says so).
+early_checks = $(call one_line_error,$(shell $(PYTHON) -c 'import sys; \
+  sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && PORT=$(call quoted,PORT) \
+  $(PYTHON) -m tools.serve.servers check-early $(1) 2>&1))
+ifneq ($(filter present,$(MAKECMDGOALS)),)
+$(call early_checks,present $(call quoted,NB))
+else ifneq ($(filter lab rise,$(MAKECMDGOALS)),)
+$(call early_checks,)
+endif
+
 # JupyterLab on 127.0.0.1 with a random token; the URL is printed (tools/serve/servers.py).
 lab: $(STAMP)
 	$(call launcher_checks,)
@@ -117,6 +155,11 @@ mutants: $(STAMP)
 # Offline decks in build/slides/ (tools/publish/build_slides.py).
 slides: $(STAMP)
 	$(BIN)/python -m tools.publish.build_slides
+
+# The decks as PDF handouts in build/handouts/, one page per slide (tools/publish/handouts.py:
+# headless Chromium prints each deck's ?print-pdf view, offline).
+handouts: $(STAMP)
+	$(BIN)/python -m tools.publish.handouts
 
 # The series as a static website in build/book/ (tools/publish/build_book.py): the committed
 # notebooks with their stored outputs, nothing executed. The first build fetches MathJax and the
@@ -176,5 +219,8 @@ lock:
 	build/uv/bin/uv pip compile $(LOCK_FOR) requirements-bootstrap.txt \
 	  -o requirements-bootstrap.lock
 
+# JupyterLab's checkpoints of the series' files go too, unless one is the only copy of a save
+# (tools/run/checkpoints.py says which it keeps).
 clean:
+	$(PYTHON) -m tools.run.checkpoints
 	rm -rf $(VENV) $(RISE_VENV) build artifacts/screenshots src/*.egg-info

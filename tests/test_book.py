@@ -4,6 +4,7 @@ the presenter notes, figures' alt text, captions, numbers and links to their fil
 the exercises' line, the explorer's line, the search's page texts, the scripts left out, and the
 build's CPU time and size. tests/browser/test_book.py opens the same pages in Chromium."""
 
+import html
 import json
 import os
 import re
@@ -259,6 +260,9 @@ def test_the_search_page_has_every_pages_text_for_its_snippets(book):
     ("<p>Hi <script>x()</script><a class=\"headerlink\" href=\"#a\">#</a></p>", "Hi"),
     ("<section id=\"a\"><h2>A &amp; B</h2><br><img src=x><p>one\n two</p></section>",
      '<section id="a">A &amp; B one two</section>'),
+    ('<p>Then <span class="math notranslate nohighlight">\\(P^\\top X\\)</span> and </p><div '
+     'class="math notranslate nohighlight">\\[\\alpha_{ij} \\le 1\\]</div>',
+     "Then Pᵀ X and α_ij ≤ 1"),  # a formula in a snippet: plain text, not its TeX
 ])
 def test_a_pages_text_for_the_search_keeps_its_sections_and_words(source, text):
     html = (f'<body><main role="main"><nav>Light Dark</nav><article class="bd-article">{source}'
@@ -360,3 +364,14 @@ def test_a_folder_that_is_not_a_book_is_never_emptied(tmp_path):
     with pytest.raises(SystemExit, match="holds no earlier book"):
         build_book.clear(tmp_path)
     assert (tmp_path / "thesis.tex").read_text() == "mine"
+
+
+def test_no_page_title_repeats_itself(book):
+    titles = {}
+    for page in sorted(book.index.parent.glob("*.html")):
+        found = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), re.DOTALL)
+        titles[page.stem] = html.unescape(found[1]).strip()
+    assert titles["index"] == "The Position Problem"
+    assert {name: title for name, title in titles.items()
+            if len(set(parts := title.split(" — "))) < len(parts)} == {}
+    assert titles[SERIES[0]].endswith(" — The Position Problem")  # the book's name, once

@@ -263,3 +263,17 @@ def test_the_series_notebooks_pass_the_checks():
     for path in sorted(build_book.NOTEBOOKS.glob("*.ipynb")):
         assert deck.read_notebook(path).cells, path.name
     assert json.loads((build_book.NOTEBOOKS / "00_start_here.ipynb").read_text())["cells"]
+
+
+def test_a_headings_code_that_names_a_tag_stays_text_wherever_the_title_goes(tmp_path):
+    """sphinx-book-theme wrote a page's title into its print header unescaped: a heading with
+    `<img src=x onerror=…>` in code made an element that runs script (issue 43, found while making
+    notes' tags text)."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    title = "# 01 · A `<img src=x onerror=alert(1)>` title\n\n## Its section"
+    nbformat.write(new_notebook(cells=[new_markdown_cell(title)]), folder / "01_title.ipynb")
+    book = built_or_skip(lambda: build_book.build(tmp_path / "book", folder))
+    page = (book.index.parent / "01_title.html").read_text(encoding="utf-8")
+    assert re.findall(r"<img[^>]*onerror[^>]*>", page) == []
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page

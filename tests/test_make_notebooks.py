@@ -115,3 +115,53 @@ def test_a_stopped_make_notebooks_leaves_no_connection_file_and_writes_nothing(t
     assert list((tmp_path / "runtime").iterdir()) == []
     assert path.read_bytes() == before  # nothing written after the stop
     assert sorted(p.name for p in tmp_path.iterdir()) == ["runtime", "slow.ipynb", "tmp"]
+
+
+# A notebook whose run a kernel splits differently each time: a printout in pieces (flushed, with
+# pauses: one message each), a figure between two printouts, widgets (random ids in the kernel).
+PIECES = """import sys, time
+for word in ["dog ", "bites ", "man\\n"]:
+    print(word, end="")
+    sys.stdout.flush()
+    time.sleep(0.2)"""
+FIGURE = """import matplotlib.pyplot as plt
+print("before the figure")
+plt.plot([0, 1, 4, 9])
+plt.show()
+print("after", end="")
+sys.stdout.flush()
+time.sleep(0.2)
+print(" the figure")"""
+WIDGETS = """import ipywidgets
+ipywidgets.VBox([ipywidgets.IntSlider(3), ipywidgets.Label("who bites whom")])"""
+
+
+def test_make_notebooks_twice_gives_the_same_bytes_and_no_tcp_warning(tmp_path):
+    names = [path.name for path in sorted((ROOT / "notebooks").glob("0[58]_*.ipynb"))]
+    assert len(names) == 2, names  # the explorer (widgets) and 08 (printouts in pieces)
+    pieces = nbformat.v4.new_notebook(metadata=KERNEL, cells=[
+        nbformat.v4.new_code_cell(source) for source in (PIECES, FIGURE, WIDGETS)])
+    runs = [tmp_path / "first", tmp_path / "second"]
+    for run in runs:
+        run.mkdir()
+        for name in names:
+            (run / name).write_bytes((ROOT / "notebooks" / name).read_bytes())
+        nbformat.write(pieces, run / "pieces.ipynb")
+    done = make_notebooks(*[run / name for run in runs for name in [*names, "pieces.ipynb"]])
+    assert done.returncode == 0, done.stderr
+    assert "without encryption" not in done.stderr  # ipykernel's warning, once per kernel on TCP
+    for name in [*names, "pieces.ipynb"]:
+        assert (runs[0] / name).read_bytes() == (runs[1] / name).read_bytes(), name
+    ran = nbformat.read(runs[0] / "pieces.ipynb", as_version=4)
+    assert [out.get("text") for out in ran.cells[0].outputs] == ["dog bites man\n"]
+    assert [(out.output_type, out.get("text")) for out in ran.cells[1].outputs] == [
+        ("stream", "before the figure\n"), ("display_data", None),
+        ("stream", "after the figure\n")]  # merged only where they follow each other
+    assert "image/png" in ran.cells[1].outputs[1].data
+    (view,) = [out.data["application/vnd.jupyter.widget-view+json"]
+               for out in ran.cells[2].outputs if out.output_type == "execute_result"]
+    state = ran.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    assert view["model_id"] in state and state[view["model_id"]]["model_name"] == "VBoxModel"
+    children = [child.removeprefix("IPY_MODEL_")
+                for child in state[view["model_id"]]["state"]["children"]]
+    assert [state[child]["model_name"] for child in children] == ["IntSliderModel", "LabelModel"]

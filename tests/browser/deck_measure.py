@@ -24,6 +24,13 @@ Used by tests/browser/test_slides.py; authors run it to see which slides to fix:
 import sys
 from pathlib import Path
 
+# the screens a deck is measured on: a 16:9 projector, and a 4:3 one (where the slide is 1024×768:
+# tools/publish/slides_template/series-size.js)
+SCREENS = {"1280×720": {"width": 1280, "height": 720}, "1024×768": {"width": 1024, "height": 768}}
+# True once reveal.js has laid the slide out for the window's size (it does on a resize)
+LAID_OUT = """() => { if (!window.Reveal || !window.seriesSlideSize) return true;
+  const want = seriesSlideSize(1280, 720), got = Reveal.getConfig();
+  return got.width === want.width && got.height === want.height; }"""
 # the targets, in pixels on screen
 TEXT_PX, BODY_PX, FIGURE_TEXT_PX, MIN_FIGURE_PX = 24, 28, 22, 700
 MAX_CODE_LINES, MAX_OUTPUT_LINES, MAX_WORDS, MAX_HEADING_CHARS = 6, 6, 70, 70
@@ -102,14 +109,27 @@ MEASURE = """() => {
   const bodyPx = body.length
       ? onScreen(Math.min(...body.map(el => parseFloat(getComputedStyle(el).fontSize))))
       : null;
-  const code = [...slide.querySelectorAll('.jp-InputArea pre')].filter(shown)
-      .reduce((n, pre) => n + pre.innerText.trim().split('\\n').length, 0);
-  const output = [...slide.querySelectorAll('.jp-OutputArea pre')].filter(shown)
+  // lines as the screen shows them: a block's height over its line height (a wrapped line
+  // counts as the lines it takes)
+  const lines = selector => [...slide.querySelectorAll(selector)].filter(shown)
       .reduce((n, pre) => { const style = getComputedStyle(pre);
         const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
         const inner = pre.clientHeight - parseFloat(style.paddingTop)
             - parseFloat(style.paddingBottom);
         return n + Math.round(inner / line); }, 0);
+  const code = lines('.jp-InputArea pre'), output = lines('.jp-OutputArea pre');
+  // code and printouts that may break a word anywhere (JupyterLab's break-all: "sam/e")
+  const midWord = [...slide.querySelectorAll('.jp-InputArea pre, .jp-OutputArea pre')]
+      .filter(shown).filter(pre => getComputedStyle(pre).wordBreak === 'break-all').length;
+  // how much of each control arrow shown (the ↓ of a slide with sub-slides) the slide number
+  // covers, as a share of the arrow's box
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+      * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const number = document.querySelector('.reveal .slide-number');
+  const arrows = [...document.querySelectorAll('.reveal .controls button.enabled')]
+      .filter(el => el.getClientRects().length > 0).map(el => el.getBoundingClientRect());
+  const covered = !number || !number.getClientRects().length ? 0 : Math.max(0, ...arrows
+      .map(r => overlap(r, number.getBoundingClientRect()) / (r.width * r.height || 1)));
   const prose = [...slide.querySelectorAll(
       paragraphs + ', .jp-MarkdownCell .jp-RenderedMarkdown > blockquote')].filter(shown)
       .reduce((n, el) => n + words(el), 0);
@@ -136,7 +156,7 @@ MEASURE = """() => {
           slide.clientHeight], scale, small, where, bodyPx, code, output, prose,
           heading: headings.length > 0, headings, headingOnly: headings.length > 0 && !other
             && !title,
-          figures, notes, first};
+          figures, notes, first, covered: Math.round(covered * 100) / 100, midWord};
 }"""
 MATH_DONE = """() => { if (!window.MathJax || !MathJax.Hub) return true;
   const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
@@ -149,9 +169,16 @@ SHOW_FRAGMENTS = (".reveal .slides section .fragment "
                   "{ opacity: 1 !important; visibility: inherit !important; }")
 
 
+def on_screen(page, screen: str) -> None:
+    """The deck open in page shown on SCREENS[screen], laid out for it."""
+    page.set_viewport_size(SCREENS[screen])
+    page.wait_for_function(LAID_OUT, timeout=30_000, polling=50)
+
+
 def measure_deck(page, screenshots: Path | None = None) -> dict[str, dict]:
     """{"h/v": measurements} for every slide of the deck open in page (fragments shown)."""
     page.add_style_tag(content=SHOW_FRAGMENTS)
+    page.wait_for_function(LAID_OUT, timeout=30_000, polling=50)
     slides = {}
     for slide in page.evaluate(LEAF_SLIDES):
         page.evaluate(f"() => {{ location.hash = '#/{slide}'; }}")
@@ -194,6 +221,10 @@ def problems(m: dict) -> list[str]:
         found.append(f"{m['code']} lines of code")
     if m["output"] > MAX_OUTPUT_LINES:
         found.append(f"{m['output']} lines of printed output")
+    if m.get("midWord"):
+        found.append(f"{m['midWord']} code or printout blocks that break words anywhere")
+    if m.get("covered"):
+        found.append(f"the slide number covers {m['covered']:.0%} of a control arrow")
     upper = [text for text, transform in m["headings"] if transform != "none"]
     if upper:
         found.append(f"heading in capitals ({upper[0][:30]!r})")
@@ -303,20 +334,25 @@ def main(argv: list[str]) -> None:
     notebooks = [Path(a) for a in argv if a != "--summary"] or sorted(
         (ROOT / "notebooks").glob("*.ipynb"))
     decks = build(notebooks, ROOT / "build" / "slides")
-    measured = {}
+    measured = {screen: {} for screen in SCREENS}
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page = browser.new_page(viewport=SCREENS["1280×720"])
         for deck in decks:
             page.goto(deck.as_uri())
             page.wait_for_selector(".reveal.ready", timeout=30_000)
             stem = deck.name.removesuffix(".slides.html")
-            measured[stem] = measure_deck(page, ROOT / "artifacts" / "screenshots" / "slides"
-                                          / stem)
-            print(report(stem, measured[stem]), flush=True)
+            for screen in SCREENS:
+                on_screen(page, screen)
+                shots = ROOT / "artifacts" / "screenshots" / "slides" / stem
+                measured[screen][stem] = measure_deck(page, shots if screen == "1280×720"
+                                                      else None)
+                print(f"at {screen}: " + report(stem, measured[screen][stem]), flush=True)
+            on_screen(page, "1280×720")
         browser.close()
     if counts:
-        print(summary(measured))
+        for screen in SCREENS:
+            print(f"at {screen}:\n" + summary(measured[screen]))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The screenshots a reviewer looks at first, committed under artifacts/hall/: five slides as a
-1280×720 projector shows them and three book pages, one on a phone (390×844).
+"""The screenshots a reviewer looks at first, committed under artifacts/hall/: seven slides as a
+16:9 projector (1280×720) and a 4:3 one (1024×768) show them, and three book pages, one on a phone
+(390×844).
 
 They are made from the committed notebooks (decks into build/slides/, the book into build/book/)
 by headless Chromium, and are re-made by hand after a change to how the series looks:
@@ -14,12 +15,13 @@ import sys
 from tools.publish.build_slides import ROOT
 
 OUT = ROOT / "artifacts" / "hall"
-PROJECTOR, DESK, PHONE = ({"width": 1280, "height": 720}, {"width": 1280, "height": 900},
-                          {"width": 390, "height": 844})
+DESK, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 # (deck, slide as reveal.js numbers it h/v, what it shows)
 SLIDES = [
     ("01_invariance_vs_equivariance", "3/2", "a figure: one shuffle, two titles that stay apart"),
+    ("04_where_could_position_enter", "2/0", "the proof, laid out to fit"),
     ("04_where_could_position_enter", "2/1", "a headline result as a styled table"),
+    ("04_where_could_position_enter", "5/0", "the summary chain"),
     ("05_dog_bites_man_explorer", "1", "the explorer as a still picture of a shuffle"),
     ("08_putting_position_back", "6/1", "ALiBi's bias matrix, typeset"),
     ("09_who_bites_whom", "4/0", "240 trained models, the number that matters marked"),
@@ -39,7 +41,7 @@ def main(argv: list[str]) -> None:
     from tools.publish.build_slides import build
     from tools.run.lab_driver import launch_chromium
 
-    from .deck_measure import MATH_DONE, SHOW_FRAGMENTS
+    from .deck_measure import LAID_OUT, MATH_DONE, SCREENS, SHOW_FRAGMENTS
 
     notebooks = ROOT / "notebooks"
     decks = {deck for deck, _, _ in SLIDES}
@@ -51,16 +53,18 @@ def main(argv: list[str]) -> None:
         old.unlink()
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        for deck, slide, what in SLIDES:
-            page = browser.new_page(viewport=PROJECTOR)
+        for (deck, slide, what), screen in [(s, screen) for s in SLIDES for screen in SCREENS]:
+            page = browser.new_page(viewport=SCREENS[screen])
             page.goto(f"{(ROOT / 'build' / 'slides' / f'{deck}.slides.html').as_uri()}#/{slide}")
             page.wait_for_selector(".reveal.ready", timeout=30_000)
+            page.wait_for_function(LAID_OUT, timeout=30_000)
             page.add_style_tag(content=SHOW_FRAGMENTS)
             page.wait_for_function(MATH_DONE, timeout=30_000)
             page.wait_for_timeout(300)
-            path = OUT / f"slide-{deck[:2]}-{slide.replace('/', '_')}.png"
+            width = SCREENS[screen]["width"]
+            path = OUT / f"slide-{deck[:2]}-{slide.replace('/', '_')}-{width}.png"
             page.screenshot(path=path)
-            print(f"  {path.relative_to(ROOT)}: {what}")
+            print(f"  {path.relative_to(ROOT)}: {what} ({screen})")
             page.close()
         for name, viewport, where in PAGES:
             page = browser.new_page(viewport=viewport)

@@ -76,10 +76,12 @@ SIDEWAYS = """() => [...document.querySelectorAll('article.bd-article *')]
   .filter(({overflow}) => overflow !== 'visible')
   .map(({el, overflow}) => ({
     what: el.closest('.book-printed-table') ? 'printed table'
-      : el.closest('.math, .MathJax_CHTML') ? 'formula' : el.tagName + '.' + el.className,
+      : el.closest('.math, .MathJax_CHTML') ? 'formula'
+      : el.classList.contains('book-wide-figure') ? 'figure' : el.tagName + '.' + el.className,
     cut: overflow === 'hidden' || overflow === 'clip',
     reached: el.tabIndex >= 0 || !!el.querySelector('[tabindex="0"]'),
-    named: el.closest('.book-printed-table') ? !!el.getAttribute('aria-label') : true,
+    named: el.closest('.book-printed-table') || el.classList.contains('book-wide-figure')
+      ? !!el.getAttribute('aria-label') : true,
     text: el.textContent.trim().slice(0, 50), width: [el.scrollWidth, el.clientWidth]}))"""
 # The words of an output table's adjacent cells: the room between them, in px
 CELL_GAPS = """() => [...document.querySelectorAll('div.cell_output table tr')].flatMap(row => {
@@ -308,8 +310,9 @@ def test_no_page_loads_more_than_1_mb_of_scripts_and_styles_beyond_the_shared_on
 @pytest.mark.parametrize("name", [n for n in PAGES if n not in {"search", "genindex"}])
 def test_nothing_scrolls_sideways_on_a_desk_and_little_on_a_phone(browser, site, name):
     """At 1280 px no block scrolls or is cut; at 390 px only a printed table (fitted down to
-    10.5 px) or a formula (drawn down to 70 %) still too wide scrolls, in a box the keyboard
-    reaches, a printed table's labelled; nothing is cut off. Each width is a fresh load (MathJax
+    10.5 px), a formula (drawn down to 70 %) still too wide, or a figure (its text kept at 12 px)
+    scrolls, in a box the keyboard reaches, a printed table's and a figure's labelled; nothing
+    is cut off. Each width is a fresh load (MathJax
     breaks long formulas for the width it first draws them at)."""
     found = {}
     for width, viewport in [("desk", DESKTOP), ("phone", PHONE_390)]:
@@ -318,9 +321,11 @@ def test_nothing_scrolls_sideways_on_a_desk_and_little_on_a_phone(browser, site,
     desk, phone = found["desk"], found["phone"]
     assert desk == [], f"at 1280 px: {desk}"
     assert [block for block in phone if block["cut"]] == [], f"cut off at 390 px: {phone}"
-    assert [b for b in phone if b["what"] not in {"printed table", "formula"}] == [], phone
+    assert [b for b in phone if b["what"] not in {"printed table", "formula", "figure"}] == [], \
+        phone
     assert [b for b in phone if not (b["reached"] and b["named"])] == [], phone
-    assert len(phone) <= MOST_SCROLLING_ON_A_PHONE, f"{len(phone)} scroll at 390 px: {phone}"
+    blocks = [b for b in phone if b["what"] != "figure"]  # a figure scrolls to stay readable
+    assert len(blocks) <= MOST_SCROLLING_ON_A_PHONE, f"{len(blocks)} scroll at 390 px: {blocks}"
 
 
 EXPLORER_TABLE = ("<div style='display:flex;gap:2em'><table class='pp-table'><caption>Y, original "
@@ -403,3 +408,24 @@ def test_page_09_numbers_its_sections_and_figures(browser, site):
         f"9.{n}" for n in range(1, len(numbered) + 1)], sections
     assert len(captions) >= 3 and [c.split(":")[0] for c in captions] == [
         f"Figure 9.{n}" for n in range(1, len(captions) + 1)], captions
+
+
+# Each output figure's smallest text on screen: its drawn width over its stored width, times the
+# stored figure's smallest text (the series' style, as tools/publish/book/extension.py reads it)
+FIGURE_TEXT = """stored => [...document.querySelectorAll('div.cell_output img')]
+  .filter(img => img.naturalWidth).map(img => Math.round(
+    img.getBoundingClientRect().width / img.naturalWidth * stored * 10) / 10)"""
+
+
+def test_figure_text_reads_on_a_phone(browser, site):
+    """Issue 43 §4: at 390 px the figures' text was 6.5–10.5 px. The series' 18 pt reaches 12 px
+    or more: a figure too wide for that scrolls sideways in its own box."""
+    from tools.publish.book.extension import figure_text_px
+
+    name = first("09_")  # the page with the most figures
+    with opened(browser, on_disk(site, name), PHONE_390) as (page, _):
+        sizes = page.evaluate(FIGURE_TEXT, figure_text_px())
+        page.locator("div.book-wide-figure").first.scroll_into_view_if_needed()
+        page.screenshot(path=screenshot_path("book/09-figure-on-a-phone.png"))
+    assert len(sizes) >= 3, sizes
+    assert min(sizes) >= 12, f"figure text at 390 px: {sizes}"

@@ -59,3 +59,28 @@ def test_switching_the_scheme_redraws_and_is_named(explorer):
     assert f"'{other}'" in status.inner_text()
     assert figure_changed(page, figure, before_png), f"switching to {other!r} did not redraw"
     box.screenshot(path=screenshot_path(f"explorer_scheme_{other}.png"))
+
+
+# The words of the un-shuffle checkbox that a box of it clips (its right edge past the box of an
+# element that hides its overflow: an ellipsis, or cut)
+CUT = """root => { const widget = root.querySelector('.pp-unshuffle');
+  if (!widget) return ['no un-shuffle checkbox'];
+  const cut = [], walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    const right = range.getBoundingClientRect().right;
+    for (let el = node.parentElement; el && widget.parentElement !== el; el = el.parentElement)
+      if (getComputedStyle(el).overflowX !== 'visible'
+          && right > el.getBoundingClientRect().right + 1) cut.push(node.textContent.trim());
+  }
+  return cut; }"""
+
+
+def test_the_unshuffle_label_shows_whole(explorer):
+    """Issue 43 §3: a fixed-width checkbox cut its label ("un-shuffle view: show Pᵀ…")."""
+    page, box = explorer
+    label = box.locator(".pp-unshuffle")
+    expect(label).to_be_visible()
+    assert "Pᵀ A' P" in label.inner_text()
+    assert box.evaluate(CUT) == []

@@ -1,8 +1,8 @@
-"""`make lab` (python -m tools.serve.servers): JupyterLab on notebooks/, 127.0.0.1 only, behind a
-token that never appears on a command line, refusing foreign Host headers, each launch on its own
-port and printing the port it bound, bad paths a 4xx (never a 500), and nothing left running once
-the launcher goes, however it is stopped: its files live in a folder of its own, which the next
-launch removes if a `kill -9` left it."""
+"""`make lab` (python -m tools.serve.servers): JupyterLab on the repository (notebooks/,
+solutions/), 127.0.0.1 only, behind a token that never appears on a command line, refusing
+foreign Host headers, each launch on its own port and printing the port it bound, bad paths a 4xx
+(never a 500), and nothing left running once the launcher goes, however it is stopped: its files
+live in a folder of its own, which the next launch removes if a `kill -9` left it."""
 
 import json
 import os
@@ -71,13 +71,24 @@ def test_lab_serves_the_notebooks_behind_a_token_kept_off_every_command_line(lab
     assert url == "http://127.0.0.1:18931" or listening("http://127.0.0.1:18931")  # PORT, if free
     status, body = request(url, f"/api/contents?token={token}")
     assert status == 200
+    assert {"notebooks", "solutions"} <= {item["name"] for item in json.loads(body)["content"]}
+    status, body = request(url, f"/api/contents/notebooks?token={token}")
     assert "00_start_here.ipynb" in {item["name"] for item in json.loads(body)["content"]}
+    # every exercise names its worked solution in solutions/: a learner opens it from the lab
+    assert request(url, f"/files/solutions/nb04_solutions.py?token={token}")[0] == 200
     assert request(url, "/api/contents")[0] == 403  # no token, no access
     assert request(url, "/api/kernels", method="POST", token=token)[0] == 201  # a kernel too
     lines = command_lines(process.pid)
     assert any("tools.serve.servers" in line for line in lines)  # the launcher, which serves
     assert any("ipykernel" in line for line in lines)
     assert [line for line in lines if token in line] == []
+
+
+def test_lab_prints_one_url_and_jupyter_logs_none_above_it(lab):
+    _, _, _, log = lab
+    said = log.read_text()  # Jupyter's log, which says it runs before the launcher prints the URL
+    assert "Jupyter Server" in said and " is running" in said
+    assert [line for line in said.splitlines() if "http" in line] == []
 
 
 def test_lab_refuses_a_foreign_host_header_on_every_path(lab):

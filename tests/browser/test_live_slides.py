@@ -7,7 +7,9 @@ top-level slide per "slide" cell, show the slide number ("1/16": this one of all
 decks do) legibly (axe-core: no serious or critical WCAG 2.1 AA violation outside the slides, the
 number's contrast among them), show the explorer on its slide, answer a click on Shuffle with a new
 status line (the kernel is live), and load nothing from a network: no failed request, no request to
-another address. In its speaker view (S), each formula of the notes shows once.
+another address, and log no error while it is presented to its last slide (issue 43: MathJax 2's
+Hub, which Voilà's MathJax 3 lacks, on every slide change). In its speaker view (S), each formula of
+the notes shows once.
 """
 
 import importlib.util
@@ -32,6 +34,7 @@ from .jlab import (
     screenshot_path,
 )
 from .test_accessibility import severe
+from .test_explorer import CUT
 from .test_speaker_view import slide_with_math
 
 pytestmark = pytest.mark.browser
@@ -83,7 +86,10 @@ def kernels_settle(wanted, timeout: float = 90) -> list[int]:
 
 
 def test_explorer_is_live_in_the_voila_deck(page, deck):
-    requests, failed = [], []
+    requests, failed, errors = [], [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error"
+            and "Failed to load resource" not in message.text and errors.append(message.text))
     page.on("request", lambda request: requests.append(request.url))
     page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
     page.on(
@@ -130,9 +136,17 @@ def test_explorer_is_live_in_the_voila_deck(page, deck):
         "sel => [...document.querySelectorAll(sel + ' img')].every(i => i.complete)",
         arg=PRESENT, timeout=30_000)
     page.screenshot(path=screenshot_path("06_live_slides_after_shuffle.png"))
+    cut = page.locator(PRESENT).evaluate(CUT)
+    assert cut == [], f"the un-shuffle checkbox's label is cut: {cut}"
     fit = page.evaluate(FITS, PRESENT)
     assert fit["overflow"] == [0, 0], f"the explorer slide scrolls: {fit}"
     assert fit["outside"] == [], f"parts of the explorer off the 1280×720 slide: {fit}"
+    for _ in range(page.locator(".reveal section").count() * 4):  # on to the last slide
+        if page.evaluate("() => document.querySelector('.reveal .slides > section:last-child')"
+                         ".classList.contains('present')"):
+            break
+        page.keyboard.press("n")
+    assert errors == [], f"errors in the page or its console while presenting: {errors}"
     assert failed == [], "every request of the deck must succeed"
     assert [url for url in requests if not url.startswith(LOCAL_SERVER)] == [], (
         "the deck must load nothing from a network"

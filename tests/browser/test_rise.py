@@ -22,7 +22,7 @@ import os
 import nbformat
 import pytest
 
-from tools.run.lab_driver import NOTEBOOKS, ROOT, open_notebook
+from tools.run.lab_driver import NOTEBOOKS, ROOT, open_notebook, run_all
 
 from .jlab import LOCAL_SERVER, expect, expected_slides, order_value, pi_text, screenshot_path
 
@@ -100,3 +100,28 @@ def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
         "img.pp-figure"
     ).first.scroll_into_view_if_needed()  # the slide scrolls (RISE "scroll": true)
     page.screenshot(path=screenshot_path("06_rise_explorer_after.png"))
+
+
+def test_presenting_with_rise_writes_nothing_the_presenter_did_not_save(page, lab, rise_white):
+    # autosave is off in RISE's environment too (tools/serve/lab-overrides.json): the deck opened
+    # on a notebook as committed leaves its bytes as they were, and running it then writes nothing.
+    # (Alt+R saves: jupyterlab-rise's preview command saves the notebook before it opens the
+    # deck, so Alt+R once cells have run in the notebook writes their outputs.)
+    settings = lab["home"] / "settings" / "@jupyterlab" / "docmanager-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "plugin.jupyterlab-settings").write_text(json.dumps({"autosaveInterval": 2}))
+    notebook = lab["root"] / NOTEBOOK.name
+
+    def written() -> tuple[bytes, int]:  # a save of a notebook run afresh may write the same bytes
+        return notebook.read_bytes(), notebook.stat().st_mtime_ns
+
+    before = written()
+    open_notebook(page, lab, NOTEBOOK.name)
+    open_rise(page)
+    page.wait_for_timeout(3000)
+    assert written()[0] == before[0], "opening RISE's deck changed the notebook"
+    before = written()  # RISE's own save, of the same bytes
+    state = run_all(page)
+    assert state["errors"] == [] and state["unrun"] == 0
+    page.wait_for_timeout(8000)  # four autosave intervals
+    assert written() == before, "running the presented notebook wrote it"

@@ -1,5 +1,6 @@
 """The static classroom decks (tools/publish/build_slides.py): built here, opened from disk in
-headless Chromium, offline, and read as a lecture hall would (1280×720).
+headless Chromium, offline, and read as a lecture hall would: on a 16:9 projector (1280×720) and on
+a 4:3 one (1024×768, where the slide is 1024×768: tools/publish/slides_template/series-size.js).
 
 Each deck must be ready, have one top-level slide per "slide" cell (and its closing slide),
 typeset its math and load nothing that is not a local file. Every size is measured ON SCREEN,
@@ -13,13 +14,17 @@ else (but the deck's title slide); figures at least 700 px wide, their own text 
 (prose paragraphs and list items) at least 28 px on at least 90 % of the slides, headings at most
 70 characters on at least 90 %, at most 70 words of prose on at least 90 %, a heading on at least
 80 %, presenter notes on at least a quarter. The explorer's deck shows a still picture of its saved
-shuffle and no dead controls. tests/browser/deck_measure.py does the measuring; run it as a module
+shuffle and no dead controls. The slide number covers none of the control arrows. Slides whose fix
+is their notebook's are listed in KNOWN (issue 43), a list that can only shrink. Every link of
+every deck opens a built file. tests/browser/deck_measure.py does the measuring; run it as a module
 to see a deck's report (`--summary` for the counts over all decks). Screenshots:
 artifacts/screenshots/slides/NN_name/.
 """
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -27,7 +32,7 @@ from tools.publish.build_slides import AssetsUnavailable, build
 from tools.publish.deck import deck_of
 from tools.run.lab_driver import NOTEBOOKS
 
-from .deck_measure import deck_problems, measure_deck, problems
+from .deck_measure import SCREENS, deck_problems, measure_deck, on_screen, problems
 from .jlab import SCREENSHOTS, browser_required, expected_slides
 
 pytestmark = pytest.mark.browser
@@ -55,16 +60,49 @@ def has_math(nb) -> bool:
     return any(re.search(r"\$[^$]+\$", source) for source in shown)
 
 
+# Slides whose fix is their notebook's (issue 43 §2 and §4), per screen: what the test finds on
+# each ("NN h/v": the words of its finding). Issue 43 lists them for the notebooks' authors; the
+# test fails on a listed slide that no longer has its finding (take it off the list), so the
+# list can only shrink, and on any slide not listed.
+KNOWN = {
+    "1280×720": {"01 3/1": "lines of code", "10 3/0": "lines of code"},
+    "1024×768": {
+        "01 2/0": "lines of code", "01 3/1": "lines of code", "07 3/2": "lines of code",
+        "10 3/0": "lines of code",
+        "04 1/0": "overflows", "08 8/0": "overflows", "09 4/0": "overflows", "10 1/4": "overflows",
+        "05 3/1": "figure text", "07 2/0": "figure text", "08 3/1": "figure text",
+        "09 4/2": "figure text",
+    },
+}
+
+
+def unknown_problems(stem: str, screen: str, slides: dict[str, dict]) -> tuple[dict, list]:
+    """The slides' problems but for those KNOWN on this screen, and the KNOWN ones not found."""
+    bad, known = {}, KNOWN[screen]
+    found = set()
+    for slide, m in slides.items():
+        name, flags = f"{stem[:2]} {slide}", problems(m)
+        if name in known and any(known[name] in flag for flag in flags):
+            found.add(name)
+            flags = [flag for flag in flags if known[name] not in flag]
+        if flags:
+            bad[slide] = flags
+    gone = [name for name in known if name[:2] == stem[:2] and name not in found]
+    return bad, gone
+
+
 @pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
 def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
+    """On a 16:9 projector (1280×720) and a 4:3 one (1024×768), every slide measured."""
     deck = deck_of(notebook)
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context = browser.new_context(viewport=SCREENS["1280×720"])
     page = context.new_page()
     requests, failed, errors = [], [], []
     page.on("request", lambda request: requests.append(request.url))
     page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    measured = {}
     try:
         page.goto((decks / f"{notebook.stem}.slides.html").as_uri())
         page.wait_for_selector(".reveal.ready", timeout=30_000)
@@ -74,17 +112,22 @@ def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
         assert page.locator(".reveal .slides > section").count() == expected_slides(deck)
         assert page.locator(".reveal .slide-number").count() == 1, "no slide numbers"
         text = page.locator(".reveal .slides").inner_text()
-        slides = measure_deck(page, SCREENSHOTS / "slides" / notebook.stem)
+        for screen in SCREENS:
+            on_screen(page, screen)
+            shots = SCREENSHOTS / "slides" / notebook.stem if screen == "1280×720" else None
+            measured[screen] = measure_deck(page, shots)
     finally:
         context.close()
     assert failed == [], f"requests failed: {failed}"
     assert [url for url in requests if not url.startswith(LOCAL)] == [], "a request left the disk"
     assert errors == [], f"errors in the page or its console: {errors}"
     assert sorted(set(EMOJI.findall(text))) == [], "symbols that draw as empty boxes"
-    assert all(abs(m["scale"] - 0.96) < 0.01 for m in slides.values()), "not reveal's 0.96"
-    bad = {slide: found for slide, m in slides.items() if (found := problems(m))}
-    assert bad == {}, f"slides that do not read in a hall: {bad}"
-    assert deck_problems(slides) == [], deck_problems(slides)
+    for screen, slides in measured.items():
+        assert all(abs(m["scale"] - 0.96) < 0.01 for m in slides.values()), f"{screen}: scale"
+        bad, gone = unknown_problems(notebook.stem, screen, slides)
+        assert bad == {}, f"at {screen}, slides that do not read in a hall: {bad}"
+        assert gone == [], f"at {screen}, fixed (take them off KNOWN): {gone}"
+        assert deck_problems(slides) == [], f"at {screen}: {deck_problems(slides)}"
 
 
 EXPLORER = next((p for p in sorted(NOTEBOOKS.glob("*.ipynb")) if "explorer" in p.stem), None)
@@ -114,3 +157,70 @@ def test_the_explorer_deck_shows_a_still_shuffle_and_no_dead_controls(browser, d
     assert controls == 0, f"{controls} controls or widget views that cannot run"
     assert "html-manager" not in deck.read_text(encoding="utf-8"), "the widget renderer loads"
     assert "make lab" in hint_text, hint_text
+
+
+class Links(HTMLParser):
+    """A page's link addresses and element ids."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+
+
+def broken_links(folder: Path) -> dict[str, list[str]]:
+    """{page: its links that lead nowhere} over every page in folder: a link must name a file of
+    the folder (and, with a #, an element of that page), or an element of its own page."""
+    pages = {path.name: Links(path.read_text(encoding="utf-8")) for path in folder.glob("*.html")}
+    broken = {}
+    for name, links in pages.items():
+        for href in links.hrefs:
+            parts = urlsplit(href)
+            target = unquote(parts.path) or name
+            fragment = parts.fragment  # an element's id as written, or %-decoded (as browsers)
+            page = pages.get(target)
+            leads = (not parts.scheme and not parts.netloc and (folder / target).is_file()
+                     and (not fragment or fragment.startswith("/") or (page is not None and {
+                         fragment, unquote(fragment)} & page.ids)))
+            if not leads:
+                broken.setdefault(name, []).append(href)
+    return broken
+
+
+def test_every_link_of_every_deck_opens_a_built_file(decks):
+    """The navigation in a deck ("← 00", "Contents", "02 … →", the glossary) leads to the decks
+    and pages beside it, and the index lists every deck (issue 43 §3)."""
+    built = sorted(path.name for path in decks.glob("*.slides.html"))
+    index = Links((decks / "index.html").read_text(encoding="utf-8"))
+    hrefs = [href for path in decks.glob("*.slides.html")
+             for href in Links(path.read_text(encoding="utf-8")).hrefs]
+    assert len(built) == len(sorted(NOTEBOOKS.glob("*.ipynb")))
+    assert sorted(set(index.hrefs) & set(built)) == built, "the index misses a deck"
+    assert sum(not href.startswith("#") for href in hrefs) >= len(built), "no navigation links"
+    assert broken_links(decks) == {}
+
+
+def test_a_link_check_finds_a_link_to_a_notebook(tmp_path):
+    """The check above can fail: a deck that still links a notebook, or a missing anchor."""
+    (tmp_path / "a.slides.html").write_text('<a href="00_start_here.ipynb">← 00</a>'
+                                            '<a href="#nowhere">x</a><a href="#/2">slide</a>')
+    assert broken_links(tmp_path) == {"a.slides.html": ["00_start_here.ipynb", "#nowhere"]}
+
+
+def test_a_known_slide_is_let_through_only_for_its_own_finding():
+    """KNOWN lets a listed slide keep its finding, no other, and says when it is gone."""
+    fine = {"small": {}, "where": {}, "box": [1280, 720], "height": 720, "width": 1280, "code": 0,
+            "output": 0, "headings": [], "headingOnly": False, "figures": [], "covered": 0}
+    slides = {"3/1": {**fine, "code": 8}, "2/0": {**fine, "code": 9, "covered": 0.68}}
+    bad, gone = unknown_problems("01_x", "1280×720", slides)
+    assert bad == {"2/0": ["9 lines of code", "the slide number covers 68% of a control arrow"]}
+    assert gone == []
+    assert unknown_problems("01_x", "1280×720", {"3/1": fine}) == ({}, ["01 3/1"])

@@ -95,8 +95,10 @@ def markdown(source: str, slide: str = "-") -> NotebookNode:
 
 
 def presenter_notes(source: str) -> str:
-    """A notes cell as a folded box: the quote marks and the label go, the text stays."""
-    body = "\n".join(re.sub(r"^\s*>\s?", "", line) for line in source.strip().splitlines())
+    """A notes cell as a folded box: the quote marks and the label go, the text stays, a tag in it
+    as written (a cue's `<s>` is the token: sanitize.literal_tags)."""
+    body = "\n".join(re.sub(r"^\s*>\s?", "", line)
+                     for line in sanitize.literal_tags(source).strip().splitlines())
     body = NOTE_LABEL.sub("", body.strip(), count=1)
     return (f'<details class="presenter-notes">\n<summary>Presenter notes</summary>\n\n{body}\n\n'
             "</details>")

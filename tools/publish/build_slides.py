@@ -1,4 +1,5 @@
-"""Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html.
+"""Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html,
+with build/slides/index.html listing them (and glossary.html: tools/publish/deck_pages.py).
 
 The scripts a deck loads (reveal.js, require.js, jQuery, MathJax 2, the widget renderer) are npm
 packages pinned in tools/publish/slide_assets/package-lock.json. The FIRST build (`make slides` or
@@ -27,7 +28,8 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 
 from tools.publish import sanitize
-from tools.publish.deck import NotebookError, deck_of, with_kind
+from tools.publish.deck import NotebookError, deck_of, title, with_kind
+from tools.publish.deck_pages import deck_links, write_pages
 from tools.publish.deck_tables import deck_tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +48,8 @@ KEEP = {
                 "extensions/**/*", "fonts/HTML-CSS/TeX/woff/**/*"),
     "@jupyter-widgets/html-manager": ("dist/embed-amd.js", *FONTS),
 }
+# the series' own files a deck loads (tools/publish/slides_template/): its style, its slide size
+OWN = ("series-slides.css", "series-size.js")
 # the scripts a deck cannot open without: an install that lacks one is not finished
 STILL = "*A still picture of one shuffle: run this notebook (`make lab`) to shuffle it yourself.*"
 MUST_HAVE = ("reveal.js/dist/reveal.js", "requirejs/require.js", "jquery/dist/jquery.min.js",
@@ -135,7 +139,7 @@ def installed(folder: Path) -> bool:
 
 
 def vendor(out: Path) -> None:
-    """Put every file a deck loads, and the series' slide CSS, into out/vendor/."""
+    """Put every file a deck loads, and the series' own (OWN), into out/vendor/."""
     with one_builder_at_a_time():
         modules, folder = install(), out / "vendor"
         if not installed(folder):
@@ -151,9 +155,10 @@ def vendor(out: Path) -> None:
                 if font.suffix != ".js":  # the controls look for their icon fonts one level up
                     shutil.copy(font, folder / "@jupyter-widgets" / font.name)
             shutil.copy(LOCK, folder / INSTALLED)
-        css, target = TOOLS / "slides_template" / "series-slides.css", folder / "series-slides.css"
-        if not target.is_file() or target.read_bytes() != css.read_bytes():
-            shutil.copy(css, target)  # only when it changed: an open deck may be reading it
+        for name in OWN:
+            source, target = TOOLS / "slides_template" / name, folder / name
+            if not target.is_file() or target.read_bytes() != source.read_bytes():
+                shutil.copy(source, target)  # only when it changed: an open deck may read it
 
 
 def drop_image_tooltips(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
@@ -187,7 +192,8 @@ def still_pictures(nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dic
 
 
 def build(notebooks: list[Path], out: Path) -> list[Path]:
-    """Write out/NAME.slides.html for each notebook, and out/vendor/; return the decks. Every
+    """Write out/NAME.slides.html for each notebook, out/vendor/, and the index of the decks and
+    the glossary (tools/publish/deck_pages.py); return the decks. Every
     notebook is read and checked first, and every deck made: a malformed notebook (NotebookError)
     stops the build before any deck is written."""
     views = [deck_of(notebook) for notebook in notebooks]
@@ -200,7 +206,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
         require_js_url="vendor/requirejs/require.js", jquery_url="vendor/jquery/dist/jquery.min.js",
         mathjax_url="vendor/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
         widget_renderer_url="vendor/@jupyter-widgets/html-manager/dist/embed-amd.js",
-        preprocessors=[still_pictures, drop_image_tooltips, deck_tables, sanitize.safe_notebook],
+        preprocessors=[still_pictures, drop_image_tooltips, deck_tables, deck_links,
+                       sanitize.safe_notebook],
         sanitize_html=True, filters={"clean_html": sanitize.clean},  # no script from a notebook
     )
     pages = [slides.from_notebook_node(view, {"metadata": {"name": notebook.stem}})[0]
@@ -208,6 +215,8 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     decks = [out / f"{notebook.stem}.slides.html" for notebook in notebooks]
     for deck, page in zip(decks, pages, strict=True):
         deck.write_text(page, encoding="utf-8")
+    titles = {notebook.stem: title(view) for notebook, view in zip(notebooks, views, strict=True)}
+    write_pages(out, notebooks[0].parent if notebooks else ROOT / "notebooks", titles)
     return decks
 
 
@@ -218,7 +227,8 @@ def main(argv: list[str]) -> None:
     except (AssetsUnavailable, NotebookError) as error:
         sys.exit(str(error))
     print("".join(f"  {deck.relative_to(ROOT)}\n" for deck in decks), end="")
-    print(f"{len(decks)} decks; open one in a browser (no network needed). "
+    print(f"{len(decks)} decks, listed in build/slides/index.html"
+          "; open one in a browser (no network needed). "
           "Keys: S = presenter notes, Esc = overview.")
 
 

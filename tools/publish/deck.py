@@ -10,7 +10,9 @@ The notebook stays the single source; `deck_view` makes the deck's copy of it (`
 - exercise cells show the task only: the code cell and the checker's verdict stay in the notebook;
 - a ``*Figure:*`` description becomes the image's alt text, and its first sentence, the takeaway,
   stays on the slide under the figure;
-- the navigation line drops out, and a closing slide says the takeaway and what comes next.
+- the navigation line drops out, and a closing slide says the takeaway and what comes next;
+- a tag in a presenter's note shows as written (sanitize.literal_tags): a cue on the token `<s>`
+  says "<s>", where markdown would strike the rest of it through.
 
 Each slide's presenter notes (the speaker view, key S) then read in one order: the presenter's
 cues first (markdown cells with slide_type "notes", written as a blockquote `> **Presenter
@@ -36,6 +38,8 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
+
+from tools.publish.sanitize import literal_tags
 
 NOTES, CODE, EXERCISE = "deck-notes", "deck-code", "exercise"
 STARTS = {"slide", "subslide"}
@@ -195,6 +199,8 @@ def deck_view(nb: NotebookNode, closing: str | None = None) -> NotebookNode:
     nb = copy.deepcopy(nb)
     cells, last_image, moved = [], None, set()  # moved: ids of the cells made lesson notes
     for cell in nb.cells:
+        if cell.cell_type == "markdown" and kind(cell) == "notes":
+            cell.source = literal_tags(cell.source)  # a cue's `<s>` is the token, not HTML
         source = cell.source
         if cell.cell_type == "code":
             if EXERCISE in tags(cell) or kind(cell) == "skip":

@@ -12,6 +12,10 @@ the markdown, keeps markdown and math as they are.
   libraries only, HTML values cleaned (a widget from elsewhere would load its code from a CDN).
 - `setup`: the book's Sphinx extension, cleaning every raw HTML node (markdown's HTML, `{raw}`,
   HTML outputs, raw cells) as soon as a page is read, so titles reach the sidebar clean.
+- `literal_tags`: a presenter's note as text. A cue that names the token `<s>` means the three
+  characters, not a strikethrough (markdown would take it for HTML, and the token would vanish):
+  both builders write every tag of a notes cell, outside code and maths, as text. (Other markdown
+  is rendered and cleaned, as JupyterLab shows it.)
 
 Nothing is fetched from the web either (a tracking pixel, a page that would not work offline): an
 image whose address is not the build's own (`http:`, `https:`, `//host`, any scheme but a data:
@@ -43,6 +47,27 @@ PICTURE = re.compile(r"data:image/(png|jpeg|gif|webp)[;,]", re.IGNORECASE)
 # backslashed spellings browsers read as //host)
 REMOTE = re.compile(r"\A(?:[a-z][a-z0-9+.-]*:|[/\\]{2})", re.IGNORECASE)
 FETCHING = {"url", "src", "image", "image-set", "-webkit-image-set", "cross-fade", "element"}
+
+
+# In markdown: a code span or fenced block, a formula, an autolink (kept as written), or the `<`
+# that opens a tag, a comment or a declaration (written as text)
+MARKDOWN_PARTS = re.compile(
+    r"(?P<fence>^[ \t]*(?P<mark>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*(?P=mark)[ \t]*$|\Z))"
+    r"|(?P<code>(?P<ticks>`+).+?(?<!`)(?P=ticks)(?!`))"
+    r"|(?P<math>\$\$.+?\$\$|(?<![\\$])\$[^$\n]+?\$)"
+    r"|(?P<auto><[a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*>)"
+    r"|(?P<tag><(?=[a-zA-Z/!?]))",
+    re.MULTILINE | re.DOTALL)
+
+
+def literal_tags(markdown: str) -> str:
+    """Markdown whose HTML tags show as text: each `<` that would open a tag becomes `&lt;`,
+    except in code (spans and fenced blocks), in formulas and in autolinks (`<https://…>`).
+
+    >>> literal_tags("causal, no <s> & `<s>` and $a<b$")
+    'causal, no &lt;s> & `<s>` and $a<b$'
+    """
+    return MARKDOWN_PARTS.sub(lambda part: "&lt;" if part["tag"] else part[0], markdown)
 
 
 def remote(address: str) -> bool:

@@ -62,6 +62,8 @@ def install(lock: Path) -> set[str]:
     verified = entries(verified_copy.read_text(encoding="utf-8")) if verified_copy.exists() else {}
     changed = [entry for name, entry in wanted.items() if verified.get(name) != entry]
     if changed:
+        print(f"Installing {len(changed)} of the {len(wanted)} packages {lock} pins, each "
+              "downloaded and its hash checked …", flush=True)
         with tempfile.NamedTemporaryFile("w", suffix=".lock", delete=False) as listed:
             listed.write("\n".join(changed) + "\n")
         try:

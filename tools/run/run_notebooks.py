@@ -4,10 +4,12 @@ meanwhile.
     python -m tools.run.run_notebooks NOTEBOOK ...
 
 Each notebook is read, run by nbconvert with the options `make notebooks` always had (`jupyter
-nbconvert --to notebook --execute --inplace`, a 300 s timeout per cell, the widget state stored
-so the explorer shows without a kernel, no timing metadata), and written to a temporary file
-beside it, which takes the notebook's place only if the notebook is still the file that was read:
-the same inode, size, modification time and bytes.
+nbconvert --to notebook --execute --inplace`, a 300 s timeout per cell, the widget state stored so
+the explorer shows without a kernel, no timing metadata), saved the same way every time (steady:
+consecutive prints to one stream in one output, the widgets' ids made from the notebook's name and
+their order, not drawn at random), and written to a temporary file beside it, which takes the
+notebook's place only if the notebook is still the file that was read: the same inode, size,
+modification time and bytes.
 
 A save is never lost, whenever it lands, whether written into the file (as Jupyter does) or
 renamed over it (as many editors do). A check followed by a replace leaves a gap between the two,
@@ -23,16 +25,20 @@ then, the notebook would be beside it as .NAME.*.ipynb.taken.
 
 However the command is stopped, it leaves nothing behind and writes nothing after. The kernels'
 connection files (each with its key) go to a private folder of the run's own (serve/runtime.py:
-0700, in Jupyter's runtime folder, never the temp folder), removed as the run ends, or by the next
-`make lab`, `make present` or `make notebooks` if the runner was killed with `kill -9`. SIGTERM,
-SIGHUP and Ctrl+C stop the run at once (Stopped): the notebook being run is left as it was, its
-kernel is shut down (nbclient's own handlers, which would shut the kernel down and let the run go
-on, are not added for these signals). The runner also stops when make dies, however it dies
-(tools.serve.runtime.end_with_parent), and it looks once more, just before it saves, that its parent
-is still there: after `kill -9` of make no notebook is written.
+0700, in Jupyter's runtime folder, never the temp folder), and so do their sockets (IPC, not TCP:
+no other user can reach a kernel, and ipykernel has no plain-text TCP warning to print), removed as
+the run ends, or by the next `make lab`, `make present` or `make notebooks` if the runner was
+killed with `kill -9`. SIGTERM, SIGHUP and Ctrl+C stop the run at once (Stopped): the notebook
+being run is left as it was, its kernel is shut down (nbclient's own handlers, which would shut the
+kernel down and let the run go on, are not added for these signals). The runner also stops when
+make dies, however it dies (tools.serve.runtime.end_with_parent), and it looks once more, just
+before it saves, that its parent is still there: after `kill -9` of make no notebook is written.
 """
 
+import hashlib
+import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -46,6 +52,10 @@ from traitlets.config import Config
 
 from tools.serve.runtime import STARTED_BY, end_with_parent, own_runtime_dir
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REF = re.compile("IPY_MODEL_[0-9a-f]{32}")  # how a widget's state names another
+SOCKET_PATH_MAX = 100  # a Unix socket's path: 107 bytes on Linux, 103 on macOS; some to spare
 RERUN = ".rerun.ipynb"  # the run of a notebook that was saved while it ran
 STOP_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -66,11 +76,71 @@ def exporter(connection_file: Path | None = None) -> NotebookExporter:
     config = Config()
     if connection_file is not None:
         config.KernelManager.connection_file = str(connection_file)
+        if len(str(connection_file)) < SOCKET_PATH_MAX - 12:  # room for "-ipc-PORT"
+            config.KernelManager.transport = "ipc"  # sockets in the private folder, not TCP
     config.ExecutePreprocessor.enabled = True
     config.ExecutePreprocessor.timeout = 300
     config.ExecutePreprocessor.record_timing = False
     config.ExecutePreprocessor.store_widget_state = True
     return NotebookExporter(config=config)
+
+
+def steady(name: str):
+    """A preprocessor that saves a run the same way every time (`make notebooks` twice gives the
+    same bytes): consecutive outputs of one stream merged into one, as they read (how a kernel
+    splits a printout into messages depends on the machine's load), and the widgets' ids, which
+    the kernel draws at random, replaced by ids made from name and the order the notebook shows
+    them in."""
+    def preprocess(nb, resources):
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = merged_streams(cell.outputs)
+        renumber_widgets(nb, name)
+        return nb, resources
+    return preprocess
+
+
+def merged_streams(outputs: list) -> list:
+    """outputs with each run of consecutive stdout (or stderr) outputs joined into one."""
+    merged = []
+    for output in outputs:
+        if (output.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == output.name):
+            merged[-1].text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
+def renumber_widgets(nb, name: str) -> None:
+    """Each widget model id in nb replaced by a stable one: the k-th id met, walking the views
+    in cell order and each model's references depth first (then the models no view reaches, by
+    type and state), becomes the hash of "name:k"."""
+    models = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    order = []
+
+    def visit(value) -> None:  # a model's state: IPY_MODEL_<id>, and "model_id" in its views
+        if isinstance(value, dict):
+            for key in sorted(value):
+                item = value[key]
+                visit(f"IPY_MODEL_{item}" if key == "model_id" and isinstance(item, str) else item)
+        elif isinstance(value, list):
+            for item in value:
+                visit(item)
+        elif isinstance(value, str) and MODEL_REF.fullmatch(value) and value[10:] not in order:
+            order.append(value[10:])
+            visit(models.get(value[10:]))
+
+    visit([output.get("data", {}).get(WIDGET_VIEW) for cell in nb.cells
+           for output in cell.get("outputs", [])])
+    for model in sorted(set(models) - set(order), key=lambda model: MODEL_REF.sub(
+            "IPY_MODEL_", json.dumps(models[model], sort_keys=True))):
+        visit(f"IPY_MODEL_{model}")
+    if order:
+        new = {old: hashlib.sha256(f"{name}:{k}".encode()).hexdigest()[:32]
+               for k, old in enumerate(order)}
+        text = re.sub("|".join(new), lambda found: new[found[0]], json.dumps(nb))
+        nb.update(nbformat.from_dict(json.loads(text)))
 
 
 def identity(status: os.stat_result) -> tuple[int, int, int, int]:
@@ -157,8 +227,9 @@ def run(path: Path, connection_file: Path | None = None) -> Put | None:
         seen = os.fstat(file.fileno())
         read = file.read()
     notebook = nbformat.reads(read.decode("utf-8"), as_version=4)
-    ran, _ = exporter(connection_file).from_notebook_node(
-        notebook, {"metadata": {"path": str(path.parent)}})
+    runner = exporter(connection_file)
+    runner.register_preprocessor(steady(path.stem), enabled=True)  # after the run
+    ran, _ = runner.from_notebook_node(notebook, {"metadata": {"path": str(path.parent)}})
     if os.getppid() != STARTED_BY:  # make has died: nothing is written after it
         raise Stopped(signal.SIGTERM)
     return save(path, ran.encode("utf-8"), read, seen)

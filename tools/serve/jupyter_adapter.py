@@ -22,11 +22,13 @@ tools.serve.servers runs it in its own process (initialized(App, argv, sockets),
   body (NotText, ahead of every handler, the Voilà deck's too): tornado's own 400 comes from
   decoding the path before the handler has started, and Jupyter's error page then fails on it,
   logging three chained tracebacks and sending an empty body. A foreign Host header is a 403.
-- The URL jupyter_server logs (to stderr) carries no token, only "token=...": a log redirected
-  to a file (`make lab 2>lab.log`) must not hold the key to the server. The token is made here
-  (48 hex digits, as Jupyter makes its own) and given to Jupyter's identity provider as
+- jupyter_server logs no URL (it would log two, above the launcher's): the launcher prints the
+  one URL to open, and says where the token is when stdout is no terminal
+  (tools/serve/servers.py). Any URL it does log carries no token, only "token=...": a log
+  redirected to a file (`make lab 2>lab.log`) must not hold the key to the server. The token is
+  made here (48 hex digits, as Jupyter makes its own) and given to Jupyter's identity provider as
   configuration, in this process (never on a command line), and Jupyter logs a token it did not
-  make as "...". The launcher says where the token is (tools/serve/servers.py).
+  make as "...".
 """
 
 import re
@@ -99,6 +101,14 @@ class ServerApp(serverapp.ServerApp):  # Jupyter's name, in its log too
 
     sockets = List()  # listening sockets, bound by the launcher (initialized's argument)
 
+    def running_server_info(self, kernel_count: bool = True) -> str:  # no URL: the launcher's
+        info = super().running_server_info(kernel_count)
+        return info.replace(f" is running at:\n{self.display_url}", " is running")
+
+    def start_app(self) -> None:
+        self.identity_provider.token_generated = False  # no "copy and paste one of these URLs"
+        super().start_app()
+
     def _find_http_port(self) -> None:  # the launcher found it
         self.port = self.sockets[0].getsockname()[1]
 
@@ -124,6 +134,10 @@ OVERRIDES = (
     (serverapp.ServerApp, "init_webapp", ("self",),
      "the NotText and NamesNothing rules go in as the web application is made, ahead of every "
      "extension's handlers (tornado tries host rules in the order they were added)"),
+    (serverapp.ServerApp, "running_server_info", ("self", "kernel_count"),
+     "no URL in Jupyter's own status lines: the launcher prints the one URL to open"),
+    (serverapp.ServerApp, "start_app", ("self",),
+     "no \"copy and paste one of these URLs\" block: token_generated is set False first"),
 )
 # What initialized() relies on, without overriding it: (the class, the method, text its source
 # must hold, why). Checked as OVERRIDES are.
@@ -134,6 +148,8 @@ RELIES_ON = (
     (serverapp.ServerApp, "_get_urlparts", 'token_generated else "..."',
      "the URLs Jupyter logs show a token it did not make as \"...\": the token made here stays "
      "out of the log"),
+    (serverapp.ServerApp, "start_app", "token_generated",
+     "start_app prints its URL block only when the identity provider made the token"),
 )
 
 

@@ -1,9 +1,10 @@
 """Serve this environment's Jupyter on 127.0.0.1: JupyterLab, Notebook 7 or Voilà.
 
-    python -m tools.serve.servers               # `make lab`: JupyterLab on notebooks/
+    python -m tools.serve.servers               # `make lab`: JupyterLab on the repository, at 00
     python -m tools.serve.servers present [NB]  # `make present`: a notebook as live slides in Voilà
     python -m tools.serve.servers serve APP [OPTION ...]  # what start() runs (the browser tests)
     python -m tools.serve.servers check [present [NB]]  # the checks alone (make's first step)
+    python -m tools.serve.servers check-early [present [NB]]  # the same, before the set-up
 
 - The launcher is the server: after its checks it runs the Jupyter app in its own process, so
   nothing it started outlives it, whatever stops it (a kernel ends when its parent goes:
@@ -89,7 +90,10 @@ def near(port: int) -> list[int]:
 def bind(port: int) -> list[socket.socket]:
     """Listening sockets on 127.0.0.1 at port, else at the nearest free port to it (near); a
     one-line ValueError if there is none."""
-    from tornado.netutil import bind_sockets  # the sockets Jupyter's servers would bind
+    try:
+        from tornado.netutil import bind_sockets  # the sockets Jupyter's servers would bind
+    except ImportError:  # `check-early`: the system's Python, before the set-up
+        bind_sockets = plain_socket
 
     why = set()
     for each in near(port):
@@ -101,6 +105,19 @@ def bind(port: int) -> list[socket.socket]:
     raise ValueError(f"PORT must be a free port, or have one near it; got {port}, and "
                      f"{min(tried)} to {max(tried)} are all taken ({'; '.join(sorted(why))}). "
                      "Stop a server that holds one, or pick another PORT.")
+
+
+def plain_socket(port: int, host: str) -> list[socket.socket]:
+    """A listening socket at host:port, as tornado's bind_sockets makes one (address reuse)."""
+    plain = socket.socket()
+    try:
+        plain.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        plain.bind((host, port))
+        plain.listen()
+    except OSError:
+        plain.close()
+        raise
+    return [plain]
 
 
 def serve(app: str, argv: list[str], sockets: list[socket.socket], announce) -> None:
@@ -212,6 +229,11 @@ def notebook_path(name: str = "*_dog_bites_man_explorer") -> Path:
     return found[0]
 
 
+# JupyterLab extensions Voilà would load into a deck that have no use there: Notebook 7's, which
+# fails to load outside Notebook 7 ("The getter for the shared module is not a function")
+NOT_IN_A_DECK = ["@jupyter-notebook/lab-extension"]
+
+
 def deck(notebook: Path) -> list[str]:
     """Voilà's arguments for notebook as a reveal.js deck with live widgets, code hidden (the
     template voila/templates/series-reveal): its assets go to build/slides/vendor/ first,
@@ -226,7 +248,8 @@ def deck(notebook: Path) -> list[str]:
     copy = ROOT / "build" / "present" / notebook.name
     copy.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(deck_of(notebook), copy)
-    return [str(copy), "--template=series-reveal"]
+    return [str(copy), "--template=series-reveal", f"--VoilaConfiguration.extension_denylist="
+            f"{json.dumps(NOT_IN_A_DECK)}"]
 
 
 def with_templates(env) -> dict[str, str]:
@@ -242,31 +265,36 @@ def present(notebook: Path, env: dict[str, str] | None = None, log: Path | None 
                  env=with_templates(env), log=log)
 
 
-def checked(argv: list[str]) -> tuple[str, int, Path | None]:
+def checked(argv: list[str], early: bool = False) -> tuple[str, int, Path | None]:
     """The app argv asks for, its preferred port and the notebook to present (or None); a
     one-line ValueError for a PORT or an NB that is not one, or a runtime folder that cannot
     be made. An empty NB is the default one (the Makefile passes NB quoted)."""
-    from tools.serve.runtime import runtime_base
-
     if argv[:1] == ["serve"]:
         chosen = argv[1], port_from(os.environ, argv[1]), None
     elif argv[:1] == ["present"]:
         chosen = "voila", port_from(os.environ, "voila"), notebook_path(*filter(None, argv[1:2]))
     else:
         chosen = "lab", port_from(os.environ, "lab"), None
-    runtime_base()
+    if not early:  # early: no Jupyter yet
+        from tools.serve.runtime import runtime_base
+
+        runtime_base()
     return chosen
 
 
 def main(argv: list[str]) -> None:
     """Check the arguments and bind the port, then serve until stopped (Ctrl+C, `kill`, closing
     the terminal). `check` stops after the checks: the Makefile runs it first, and says what
-    failed in make's own one line (`$(error)`, which ends it with ".  Stop.")."""
-    import tools.serve.runtime  # noqa: F401  (it notes the parent as the process starts)
+    failed in make's own one line (`$(error)`, which ends it with ".  Stop."). `check-early`
+    is the same checks with the system's Python, before the set-up has installed Jupyter (no
+    runtime folder yet, the port probed with a plain socket)."""
+    early = argv[:1] == ["check-early"]
+    if not early:
+        import tools.serve.runtime  # noqa: F401  (it notes the parent as the process starts)
 
-    checking = argv[:1] == ["check"]
+    checking = early or argv[:1] == ["check"]
     try:
-        app, port, notebook = checked(argv[1:] if checking else argv)
+        app, port, notebook = checked(argv[1:] if checking else argv, early)
         sockets = bind(port)
         if checking:
             for each in sockets:
@@ -279,8 +307,10 @@ def main(argv: list[str]) -> None:
             os.environ.update(with_templates(os.environ))
             announce = print_url(f"{notebook.stem} as live slides (arrow keys move)", "")
         else:
-            more = [*options(app), f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
-            announce = print_url("The Position Problem is open at", "lab/tree/00_start_here.ipynb")
+            more = [*options(app), f"--ServerApp.root_dir={ROOT}"]  # solutions/ too
+            os.environ["POSATTN_PROGRESS"] = str(os.getpid())  # its kernels show progress
+            announce = print_url("The Position Problem is open at",
+                                 "lab/tree/notebooks/00_start_here.ipynb")
     except (ValueError, RuntimeError) as error:  # RuntimeError: also AssetsUnavailable
         sys.exit(str(error).removesuffix(".") if checking else str(error))
     serve(app, more, sockets, announce)

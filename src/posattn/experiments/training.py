@@ -11,6 +11,7 @@ import numpy as np
 
 from .backward import _gradients
 from .model import D, _init, _logits, _losses
+from .progress import progress
 
 BATCH, STEPS = 32, 100  # sentences per step, AdamW steps (both tasks)
 LEARNING_RATE = 0.04  # the first step size; a cosine schedule takes it down to 0 at the last step
@@ -58,7 +59,7 @@ def _train(groups, scheme, classes: int, vocab: int, max_len: int, seeds, readou
     params = {k: np.stack([p[k] for p in inits]) for k in inits[0]}  # (S, …) each
     state, losses = {}, []
     position_rngs = [np.random.default_rng([s, 3]) for s in seeds]  # used when randomized only
-    for t in range(1, steps + 1):
+    for t in progress(range(1, steps + 1), steps, f"training {len(rngs)} models side by side"):
         if every and (t - 1) % every == 0:
             losses.append(_mean_losses(params, groups, scheme, readout))
         ids, labels = groups[(t - 1) % len(groups)]  # (S, N, n), (S, N)

@@ -98,6 +98,7 @@ class ExplorerFigure:
         self.figure = Figure(figsize=(10.0, 5.0), dpi=100)
         FigureCanvasAgg(self.figure)
         self._labels = None  # no axes yet: the first update builds them
+        self._short = False  # values without their leading zero (narrow cells: _fit_values)
 
     def update(self, A, labels, A2, labels2, titles, heading: str) -> bytes:
         """Show A (rows and columns ``labels``) and A2 (``labels2``); returns the PNG."""
@@ -128,7 +129,7 @@ class ExplorerFigure:
         ax.images[0].set_data(M)
         for text, value, colour in zip(ax.texts, M.ravel(), text_colours(M, 0.0, vmax).ravel(),
                                        strict=False):  # no values when n > MAX_ANNOTATED
-            text.set_text(f"{value:.2f}")
+            text.set_text(self._value(value))
             text.set_color(colour)
         ax.title.set_text(title)  # set_title would forget where the layout put it
         for artist in self._artists(ax):
@@ -168,7 +169,30 @@ class ExplorerFigure:
         # once: later draws keep these positions. wspace: room between the panels, as an axis
         # label centred on a narrow equal-aspect panel reaches past its own column
         ConstrainedLayoutEngine(wspace=0.05).execute(figure)
+        self._fit_values(n)
         self._labels, self._vmax = tuple(labels), None
+
+    def _value(self, value: float) -> str:
+        """A cell's value as _fit_values chose to write it: "0.33", or ".33" in narrow cells."""
+        text = f"{value:.2f}"
+        return text.removeprefix("0") if self._short else text
+
+    def _fit_values(self, n: int) -> None:
+        """Each cell's value inside its cell with a fifth of the cell to spare (five words' values
+        touched: "0.330.040.11"): without the leading zero when "0.00" does not fit, and in a
+        smaller font when ".00" does not fit either."""
+        renderer, self._short = self.figure.canvas.get_renderer(), False
+        for ax in self.axes:
+            if not ax.texts:
+                return
+            room, probe = 0.8 * ax.bbox.width / n, ax.texts[0]
+            probe.set_text("0.00")
+            if probe.get_window_extent(renderer).width > room:
+                self._short = True
+            probe.set_text(self._value(0.0))
+            width = probe.get_window_extent(renderer).width
+            for text in ax.texts:
+                text.set_fontsize(probe.get_fontsize() * min(1.0, room / width))
 
     def _capture(self, vmax: float) -> None:
         """The colour scale 0..vmax on both panels and the colour bar; then the background: the

@@ -108,14 +108,15 @@ class ShuffleExplorer(widgets.VBox):
                                       **css("order"))
         self.shuffle_button = widgets.Button(description="Shuffle", icon="random", **css("shuffle"))
         self.reset_button = widgets.Button(description="Reset", icon="undo", **css("reset"))
+        # the label at its own width (a fixed-width checkbox cut it: "un-shuffle view: show Pᵀ…")
         self.unshuffle = widgets.Checkbox(indent=False, description="un-shuffle view: show Pᵀ A' P",
-                                          **css("unshuffle"))
+                                          layout={"width": "auto"}, **css("unshuffle"))
         self.status, self.caption, self.outputs = (widgets.HTML(**css(name)) for name in
                                                     ("status", "caption", "outputs"))
         self.image = widgets.Image(format="png", layout={"max_width": "100%"}, **css("figure"))
         self.children = [widgets.HBox([self.text, self.scheme]),
                          widgets.HBox([self.order, self.shuffle_button, self.reset_button,
-                                       self.unshuffle]),
+                                       self.unshuffle], layout={"flex_flow": "row wrap"}),
                          self.status, self.image, self.caption, self.outputs]
         self._sentence = sentence  # the text of the sentence on screen
         self._draw(model.compute_view(tokens, order))

@@ -5,8 +5,11 @@ runs the build).
   `book-printed-table`: the stylesheet wraps every other printout and all code to the column, and
   keeps a table's lines whole (book.js fits its font to the column, or lets it scroll in a labelled
   box that takes the keyboard's focus).
-- Each image in an output links to its own file in _images/: a tap opens the figure full size.
-- The search page shows a snippet of each match. Sphinx's search fetches each page to cut the
+- Each image in an output links to its own file in _images/: a tap opens the figure full size. On
+  a phone a figure keeps its text readable (book.js: at least 12 px, from the series' style,
+  figure_text_px), scrolling sideways in a labelled box where it is wider than the page.
+- The search page shows a snippet of each match, in plain text (a formula's TeX as its letters
+  and symbols: "Pᵀ X", not "\\(P^\\top X\\)"). Sphinx's search fetches each page to cut the
   snippet from, and a book opened from disk (file://) cannot fetch: _static/book-pages.js holds
   each page's text (its sections and words, no markup) and book-search.js answers those fetches
   from it, wherever the book is read.
@@ -93,11 +96,60 @@ def link_figures(app, doctree, docname: str) -> None:
         link.append(image)
 
 
+def figure_text_px() -> float:
+    """The smallest text of a series figure, in pixels of its stored PNG (the smallest font size
+    of src/posattn/series.mplstyle at its dpi): book.js keeps it readable on a phone."""
+    import matplotlib
+
+    import posattn
+
+    style = matplotlib.rc_params_from_file(Path(posattn.__file__).parent / "series.mplstyle",
+                                           use_default_template=False)
+    sizes = [style[key] for key in style if key.endswith("size") and "figsize" not in key]
+    return min(float(size) for size in sizes) * float(style["savefig.dpi"]) / 72
+
+
+def escaped_title(app, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """html-page-context, after the theme's: the page's title as HTML text. sphinx-book-theme
+    sets `pagetitle` to the title's plain text and writes it into its print header unescaped, so
+    a heading whose code names a tag (`<img src=x onerror=…>`) put that tag on the page."""
+    if isinstance(context.get("pagetitle"), str):
+        context["pagetitle"] = escape(context["pagetitle"], quote=False)
+
+
 def search_scripts(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     """html-page-context: the search page (only) loads the pages' text and the fetch answerer."""
     if pagename == "search":
         app.add_js_file(PAGES_JS)
         app.add_js_file(SEARCH_JS)
+
+
+# TeX as a search snippet shows it: the formula's letters and symbols, no markup
+TEX_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "sigma": "σ", "tau": "τ", "phi": "φ",
+    "omega": "ω", "Sigma": "Σ", "Pi": "Π", "Delta": "Δ", "top": "ᵀ", "intercal": "ᵀ",
+    "cdot": "·", "cdots": "…", "ldots": "…", "dots": "…", "times": "×", "le": "≤", "leq": "≤",
+    "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈", "in": "∈", "infty": "∞",
+    "sum": "Σ", "prod": "Π", "sqrt": "√", "to": "→", "rightarrow": "→", "Rightarrow": "⇒",
+    "mapsto": "↦", "pm": "±", "circ": "∘", "odot": "⊙", "lvert": "|", "rvert": "|", "mid": "|",
+    "quad": " ", "qquad": " ", "prime": "′",
+}
+TEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+TEX_DELIMITERS = re.compile(r"\\[()\[\]]")
+
+
+def plain_tex(tex: str) -> str:
+    """A formula's TeX (with its \\( \\) or \\[ \\] delimiters) as plain text for a snippet.
+
+    >>> plain_tex(r"\\(\\alpha_{ij} = \\mathrm{softmax}(P^\\top X)\\)")
+    'α_ij = softmax(Pᵀ X)'
+    """
+    text = TEX_DELIMITERS.sub("", tex)
+    spaces = {",": " ", ";": " ", ":": " ", "!": "", " ": " "}
+    text = TEX_COMMAND.sub(lambda m: TEX_SYMBOLS.get(m[1], "" if m[1].isalpha() else
+                                                     spaces.get(m[1], m[1])), text)
+    return " ".join(re.sub(r"[{}]", "", text).replace("^ᵀ", "ᵀ").split())
 
 
 class PageText(HTMLParser):
@@ -112,6 +164,7 @@ class PageText(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.depth = 0  # inside the article: the count of open elements
         self.skipping = 0  # inside a script, a style or a heading link: its open elements
+        self.math = 0  # inside a formula (its TeX, shown as plain text): its open elements
         self.parts: list[str] = []
         self.feed(html)
 
@@ -131,6 +184,8 @@ class PageText(HTMLParser):
         elif tag == "section":
             ident = f' id="{escape(attrs["id"])}"' if attrs.get("id") else ""
             self.parts.append(f"<section{ident}>")
+        if self.math or "math" in (attrs.get("class") or "").split():
+            self.math += 1
 
     def handle_endtag(self, tag):
         if not self.depth or tag in VOID:
@@ -138,6 +193,7 @@ class PageText(HTMLParser):
         if tag in BLOCKS and not self.skipping:
             self.parts.append(" ")
         self.depth -= 1
+        self.math = max(0, self.math - 1)
         if self.skipping:
             self.skipping -= 1
         elif tag == "section":
@@ -145,7 +201,7 @@ class PageText(HTMLParser):
 
     def handle_data(self, data):
         if self.depth and not self.skipping:
-            self.parts.append(escape(data, quote=False))
+            self.parts.append(escape(plain_tex(data) if self.math else data, quote=False))
 
     def html(self) -> str:
         body = re.sub(r"\s+", " ", "".join(self.parts)).strip()
@@ -305,5 +361,7 @@ def setup(app) -> dict:
     app.connect("doctree-read", mark_printed_tables)
     app.connect("doctree-resolved", link_figures)
     app.connect("html-page-context", search_scripts)
+    app.connect("html-page-context", escaped_title, priority=900)  # after the theme's (500)
+    app.add_js_file(None, body=f"window.BOOK_FIGURE_TEXT_PX = {figure_text_px():.2f};")
     app.connect("build-finished", write_page_texts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

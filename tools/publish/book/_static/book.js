@@ -46,6 +46,38 @@
     });
   }
 
+  // A figure's text at a phone's width: a figure drawn narrower than its stored width shrinks its
+  // text with it (the series' 18 pt at 100 dpi is 25 px stored, 6.5 px on a 390 px phone). A
+  // figure is never drawn so small that its smallest text (window.BOOK_FIGURE_TEXT_PX, from the
+  // series' style: tools/publish/book/extension.py) falls under READABLE px: one that would be is
+  // drawn at that size and scrolls sideways in its own box, labelled and reached by the keyboard.
+  const READABLE = 12;
+  const FIGURE_LABEL = "Figure, wider than the page: it scrolls sideways";
+  function fitFigures() {
+    const stored = window.BOOK_FIGURE_TEXT_PX || 25;
+    document.querySelectorAll("div.cell_output img").forEach(function (img) {
+      const box = img.closest("div.cell_output");
+      img.style.width = "";
+      img.style.maxWidth = "";
+      const least = Math.ceil(img.naturalWidth * READABLE / stored);
+      const scrolls = img.naturalWidth > 0 && img.clientWidth < least;
+      if (scrolls) {
+        img.style.width = least + "px";
+        img.style.maxWidth = "none";
+      }
+      box.classList.toggle("book-wide-figure", scrolls);
+      if (scrolls) {
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", FIGURE_LABEL);
+        box.tabIndex = 0;
+      } else if (box.getAttribute("aria-label") === FIGURE_LABEL) {
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+
   // The page says where fitting is (for the browser tests, which wait for it instead of a fixed
   // pause that a busy machine outlasts): data-book-fit "pending" or "done", and data-book-fits,
   // how many fits have ended.
@@ -61,6 +93,7 @@
     root.dataset.bookFit = "pending";
     pending = setTimeout(function () {
       fitTables();
+      fitFigures();
       if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(fitFormulas, fitted);
       else fitted();
     }, 100);
