@@ -1,4 +1,4 @@
-"""Every exercise cell of 01–10 run alone after a kernel restart (issue 40 §3).
+"""Every exercise cell of 01–11 run alone after a kernel restart (issue 40 §3).
 
 A student restarts the kernel and runs one exercise cell, nothing above it: the cell must answer
 with one Feedback line, never a raw NameError. Each cell is run three ways in one real kernel,
@@ -165,14 +165,14 @@ def where(number: str, name: str) -> str:
 
 
 def test_every_checker_has_its_exercise_cell_here():
-    """The cells tried are the series' exercise cells, one for each checker of 01–10."""
+    """The cells tried are the series' exercise cells, one for each checker of 01–11."""
     called = sorted(re.search(r"nb\d\d\.check_\w+", "".join(c["source"]))[0]
                     for c in CELLS.values())
     checkers = sorted(f"{m.__name__.rsplit('.', 1)[1]}.{name}" for m in (
-        importlib.import_module(f"posattn.exercises.nb{n:02d}") for n in range(1, 11))
+        importlib.import_module(f"posattn.exercises.nb{n:02d}") for n in range(1, 12))
         for name, f in vars(m).items()
         if name.startswith("check_") and f.__module__ == m.__name__)
-    assert called == checkers and len(called) == 30, called
+    assert called == checkers and len(called) == 33, called
 
 
 @pytest.mark.parametrize("exercise", CELLS)

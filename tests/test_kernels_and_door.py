@@ -20,8 +20,8 @@ import posattn as pa
 from posattn import _checks, testing
 
 PACKAGE = Path(pa.__file__).parent
-MATH = ("attention", "positions", "rope", "schemes", "transformer", "permutations", "embeddings",
-        "baselines", "testing")
+MATH = ("attention", "positions", "rope", "scaling", "schemes", "transformer", "permutations",
+        "embeddings", "baselines", "testing")
 PUBLIC = {name for module in (pa, testing) for name in module.__all__
           if inspect.isfunction(getattr(module, name))}  # posattn.testing: imported on its own
 DOOR = {name for name, f in vars(_checks).items() if inspect.isfunction(f)}

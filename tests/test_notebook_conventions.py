@@ -300,13 +300,13 @@ def test_lecture_minutes_counts_words_at_the_speaking_rate_and_cues_by_their_tim
 
 
 def test_reading_time_fits_a_course():
-    """Budgets (CURRICULUM.md): each notebook ≤ 20 min, up to the explorer ≤ 60, all ≤ 155."""
+    """Budgets (CURRICULUM.md): each notebook ≤ 20 min, up to the explorer ≤ 60, all ≤ 175."""
     minutes = {name: reading_minutes(load(name)) for name in SERIES}
     long = {name: round(m) for name, m in minutes.items() if m > 20}
     assert long == {}, f"notebooks over 20 minutes: {long}"
     explorer = next(i for i, name in enumerate(SERIES) if name.endswith("dog_bites_man_explorer"))
     assert sum(list(minutes.values())[:explorer + 1]) <= 60, minutes
-    assert sum(minutes.values()) <= 155, minutes
+    assert sum(minutes.values()) <= 175, minutes
 
 
 def test_the_minutes_the_series_states_are_the_minutes_it_measures():

@@ -25,6 +25,7 @@ from .permutations import (
 )
 from .positions import (
     alibi_bias,
+    alibi_slopes,
     causal_mask,
     learned_positions,
     padding_mask,
@@ -33,6 +34,7 @@ from .positions import (
     sinusoidal_shift,
 )
 from .rope import frequencies, rope
+from .scaling import decay_bound, scaled_frequencies, wavelengths, yarn_temperature
 from .schemes import SCHEMES, attention_with_positions
 from .transformer import (
     encoder,
@@ -46,12 +48,13 @@ from .transformer import (
 __version__ = "5.0.0"  # the fifth edition (pyproject.toml, CHANGELOG.md)
 
 __all__ = [
-    "SCHEMES", "alibi_bias", "all_permutations", "attention_loop", "attention_with_positions",
-    "causal_mask", "conv1d", "conv_kernel", "cross_attention", "default_projections", "embed",
-    "encoder", "encoder_block", "equivariance_error", "feed_forward", "frequencies", "influence",
-    "init_encoder_params", "invariance_error", "inverse_permutation", "layer_norm",
-    "learned_positions", "multi_head_attention", "padding_mask", "permutation_matrix",
-    "random_permutation", "relative_bias", "rnn", "rnn_weights", "rope",
-    "scaled_dot_product_attention", "self_attention", "shift_error", "sinusoidal_positions",
-    "sinusoidal_shift", "softmax", "symmetries", "tokenize",
+    "SCHEMES", "alibi_bias", "alibi_slopes", "all_permutations", "attention_loop",
+    "attention_with_positions", "causal_mask", "conv1d", "conv_kernel", "cross_attention",
+    "decay_bound", "default_projections", "embed", "encoder", "encoder_block", "equivariance_error",
+    "feed_forward", "frequencies", "influence", "init_encoder_params", "invariance_error",
+    "inverse_permutation", "layer_norm", "learned_positions", "multi_head_attention",
+    "padding_mask", "permutation_matrix", "random_permutation", "relative_bias", "rnn",
+    "rnn_weights", "rope", "scaled_dot_product_attention", "scaled_frequencies", "self_attention",
+    "shift_error", "sinusoidal_positions", "sinusoidal_shift", "softmax", "symmetries", "tokenize",
+    "wavelengths", "yarn_temperature",
 ]

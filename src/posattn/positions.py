@@ -69,6 +69,15 @@ def _alibi_bias(n: int, m):
     return -m * np.abs(i[:, None] - i[None, :]).astype(np.float64)  # (n, n)
 
 
+def _alibi_slopes(heads: int):
+    """m_h = 2^(−8h/H), h = 1 … H, for H a power of two; otherwise those of the power of two
+    P < H below it, then every other slope of 2P's, the first H − P (Press et al. 2022)."""
+    if heads & (heads - 1) == 0:  # a power of two: a geometric sequence from 2^(−8/H)
+        return 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)  # (H,)
+    P = 1 << (heads.bit_length() - 1)  # the power of two below H
+    return np.concatenate([_alibi_slopes(P), _alibi_slopes(2 * P)[0::2][:heads - P]])
+
+
 def _relative_table(max_distance: int, seed: int = 0):
     """A fixed random bias per clipped offset −k … k, (2k + 1,): normal, standard deviation 1."""
     return np.random.default_rng([seed, 7]).normal(0.0, 1.0, 2 * max_distance + 1)
@@ -169,6 +178,23 @@ def alibi_bias(n: int, slope: float = 0.5) -> np.ndarray:
     check_size("n", n, n * n, "B (n, n)")
     with quiet_overflow():
         return finite_result("slope", f"B = −m·|i − j| with n = {n}", _alibi_bias(n, m))
+
+
+def alibi_slopes(heads: int) -> np.ndarray:
+    """ALiBi's slope m_h for each of ``heads`` heads (Press et al. 2022), shape (heads,).
+
+    For H heads, H a power of two: 2^(−8/H), 2^(−16/H), …, 2^(−8); otherwise the slopes of the
+    largest power of two P below H, then every other slope of 2P heads, the first H − P of them
+    (the paper's rule, from its code).
+
+    >>> alibi_slopes(8).tolist()
+    [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
+    >>> alibi_slopes(3).round(4).tolist()  # 2's slopes, then 4's first
+    [0.0625, 0.0039, 0.25]
+    """
+    heads = check_int("heads", heads)
+    check_size("heads", heads, heads, "the slopes (heads,)")
+    return _alibi_slopes(heads)
 
 
 def _check_relative(table, max_distance) -> tuple:

@@ -40,7 +40,7 @@ from .positions import (
     _sinusoids,
     _table_rows,
 )
-from .rope import _frequencies, _rotate
+from .rope import _rotate, _rotate_halves
 
 REGISTRY: dict = {}  # every scheme by name, in the order defined below: what a scheme= may name
 SCHEMES: dict = {}  # the series' own schemes (all but those with series = False): its tables
@@ -307,12 +307,7 @@ class RopeHalves(Rope):
 
     def turn(self, Z, p):
         """[z'_m, z'_m+h] = R(p ω_m) [z_m, z_m+h], h = d_k/2: the halves turned pair by pair."""
-        h = Z.shape[-1] // 2
-        theta = p[:, None] * _frequencies(2 * h)  # (n, 1) * (h,) -> (n, h)
-        cos = np.tile(np.cos(theta), 2)  # (n, d_k): cos(p ω_m) for z_m and for z_m+h
-        sin = np.tile(np.sin(theta), 2) * np.repeat([-1.0, 1.0], h)  # −sin, then +sin
-        partner = Z[..., np.roll(np.arange(2 * h), h)]  # z_m+h in column m, z_m in column m + h
-        return Z * cos + partner * sin  # z_m cos − z_m+h sin,  z_m sin + z_m+h cos
+        return _rotate_halves(Z, p)
 
 
 NO_POSITIONS = Scheme()  # scheme=None

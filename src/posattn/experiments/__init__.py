@@ -40,11 +40,13 @@ from .checks import (
     _check_numbers,
     _check_params,
     _check_probe,
+    _check_ramps,
     _check_remedy,
     _check_row_length,
     _check_seeds,
     _check_table,
 )
+from .extension import _extended_accuracy
 from .model import D, _unstack
 from .probes import FROZEN_TASKS, PROBE_STEPS, _frozen_probe, _probe
 from .tasks import NOUNS, PROBE_LEN, START, TASKS, VERBS, _length_rows, _noun_pairs, _sentences
@@ -74,7 +76,8 @@ __all__ = [  # the recipe's constants, from the files that use them, then the pu
     "MAX_WIDTH", "MAX_WORK", "WORK_PER_STEP", "REMEDIES", "FROZEN_TASKS",
     "LOSS_EVERY", "SEEDS", "HELD_OUT", "PROBE_SCHEMES", "TASKS", "CURVE_LENGTHS", "TASK_READOUTS",
     "READOUTS", "noun_pairs", "step_size", "who_bites_whom", "attention",
-    "length_generalisation", "length_curves", "position_probe", "position_probes",
+    "length_generalisation", "length_curves", "context_extension", "context_grid",
+    "position_probe", "position_probes",
     "frozen_position_probes", "setup_grid", "setup_table", "climbs_back", "spread", "table"]
 
 
@@ -231,6 +234,58 @@ def length_curves(scheme=None, task: str = "first", test_lens=CURVE_LENGTHS, see
     return {"train_accuracy": _accuracy(params, train, scheme, readout),
             "test_accuracy": {n: _accuracy(params, [group], scheme, readout)
                               for n, group in zip(test_lens, test, strict=True)}}
+
+
+def context_extension(task: str = "first", seeds=SEEDS, test_lens=(8, 16, 32),
+                      ramps=((1.0, 32.0),), train_max_len: int = 8, steps: int = STEPS,
+                      width: int = D) -> dict:
+    """One RoPE model per seed, trained as in :func:`length_curves`, tested on longer rows with
+    the frequencies of each method of ``posattn.scaling`` (notebook 11): the same weights.
+
+    A row of n words gets s = n / train_max_len (at least 1): "none" keeps the trained ω,
+    "interpolation" divides every ω by s (Chen et al. 2023, without their fine-tuning), "ntk"
+    raises the base to base·s^(d/(d−2)), and each (α, β) of ``ramps`` is YaRN's ramp with those
+    ends and its temperature on the scores (Peng et al. 2024; the paper's ends are 1 and 32),
+    labelled "yarn(α,β)". Returns train_accuracy (one entry per seed) and test_accuracy,
+    {label: {length: one entry per seed}}; the task's own read-out (TASK_READOUTS).
+    """
+    check_choice("task", task, tuple(TASKS))
+    seeds = _check_seeds(seeds)
+    test_lens = _check_lengths("test_lens", test_lens)
+    ramps = _check_ramps(ramps)
+    train_max_len = _check_row_length("train_max_len", train_max_len)
+    steps, width = _check_budget(steps, width, seeds, train_max_len)
+    readout, vocab = TASK_READOUTS[task], len(NOUNS)
+    train, test = _length_rows(seeds, train_max_len, test_lens, task)
+    params, _ = _train(train, "rope", vocab, vocab, max(train_max_len, *test_lens), seeds,
+                       readout, steps=steps, width=width)
+    methods = [("none", 1.0, 32.0), ("interpolation", 1.0, 32.0), ("ntk", 1.0, 32.0),
+               *(("yarn", a, b) for a, b in ramps)]
+    return {"train_accuracy": _accuracy(params, train, "rope", readout),
+            "test_accuracy": {
+                (f"yarn({a:g},{b:g})" if m == "yarn" else m): {
+                    n: _extended_accuracy(params, ids, labels, readout, m, train_max_len, a, b)
+                    for n, (ids, labels) in zip(test_lens, test, strict=True)}
+                for m, a, b in methods}}
+
+
+def context_grid() -> dict:
+    """Notebook 11's stored result: :func:`context_extension` for each task on seeds 0–29.
+
+    "accuracy"[task][label][length] holds one entry per seed of "seeds" (the tuning seeds
+    "tuning", then "held_out"); "train_accuracy"[task] one per seed. Training 30 seeds on two
+    tasks takes longer than a notebook may, so it is stored (made by ``python -m
+    tools.run.context_grid``); tests train seeds of it again and compare.
+
+    >>> grid = context_grid()
+    >>> grid["lengths"], list(grid["accuracy"]["first"])[:3]
+    ([8, 16, 32], ['none', 'interpolation', 'ntk'])
+    """
+    grid = json.loads(Path(__file__).with_name("context_grid.json").read_text(encoding="utf-8"))
+    grid["accuracy"] = {task: {label: {int(n): a for n, a in by_length.items()}
+                               for label, by_length in by_label.items()}
+                        for task, by_label in grid["accuracy"].items()}
+    return grid
 
 
 def position_probe(causal: bool, seed: int = 0, start: bool = True, scheme=None,

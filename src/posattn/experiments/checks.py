@@ -9,6 +9,7 @@ from .._checks import (
     check_finite,
     check_format,
     check_int,
+    check_number,
     length,
     real_array,
     shown,
@@ -205,3 +206,21 @@ def _check_probe(causal, start, scheme):
         raise ValueError(f"causal must be False with scheme {scheme!r}: the scheme brings its own "
                          "mask (\"alibi\" is causal, the others bidirectional); got causal=True.")
     return scheme, start
+
+
+def _check_ramps(ramps) -> list[tuple[float, float]]:
+    """A non-empty list of at most 10 pairs (α, β) of finite numbers, α < β: YaRN's ramps."""
+    if isinstance(ramps, (str, bytes)) or not isinstance(ramps, (list, tuple)) or not ramps \
+            or len(ramps) > 10:
+        raise TypeError(f"ramps must be a list of 1 to 10 pairs (alpha, beta), such as "
+                        f"[(1, 32)]; got {type(ramps).__name__} {shown(ramps, 60)}.")
+    checked = []
+    for pair in ramps:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise TypeError(f"ramps must hold pairs (alpha, beta); got {shown(pair, 60)}.")
+        alpha, beta = (check_number(f"ramps' {k}", v)
+                       for k, v in zip(("alpha", "beta"), pair, strict=True))
+        if not alpha < beta:
+            raise ValueError(f"each ramp must rise: alpha below beta; got {shown(pair, 60)}.")
+        checked.append((alpha, beta))
+    return checked
