@@ -159,6 +159,19 @@ def test_the_navigation_line_drops_out_and_a_closing_slide_ends_the_deck():
     assert shown[-1][1] == "## The takeaway\n\nThe takeaway.\n\n**Next:** 02 · Next"
 
 
+def test_the_closing_slide_is_headed_by_the_point_the_summary_states():
+    def closing(heading: str) -> str:
+        nb = nbformat.v4.new_notebook(cells=[
+            cell("markdown", f"{heading}\n\n- The first point.\n- More.", "slide")])
+        return deck.closing_slide(nb, "02 · Next").splitlines()[0]
+
+    assert closing("## Summary: attention alone is blind to order") == (
+        "## Attention alone is blind to order")
+    assert closing("## Summary — every scheme has a blind spot") == (
+        "## Every scheme has a blind spot")
+    assert closing("## Summary") == "## The takeaway"  # no point stated: the notebook test says so
+
+
 def widget_notebook(picture: bool) -> nbformat.NotebookNode:
     """A notebook whose one output is a widget view, with or without a picture of it."""
     data = {"text/plain": "Explorer()", sanitize.WIDGET_VIEW: {"model_id": "m"}}

@@ -158,6 +158,47 @@ def test_ends_with_a_claim_a_summary_and_exercises(nb):
         assert any("posattn.exercises" in t for t in text), f"{name}: exercises do not self-check"
 
 
+# A heading that names the kind of slide and nothing else ("Summary", "2 · Exercises", "The
+# takeaway"): a room reads the heading first, so it states the slide's point ("Summary: attention
+# alone is blind to order"), which also heads the deck's closing slide (deck.closing_slide).
+GENERIC = re.compile(r"(?:\d+\s*·\s*)?(?:the\s+)?(?:summary|exercises?|takeaways?|conclusions?|"
+                     r"recap|results?|overview|introduction|discussion)\W*", re.I)
+# 06 is being rewritten on another branch (issue 43): its Summary and Exercises headings are
+# bare there until that lands. Strict: once 06 states its points, this entry must go.
+BARE_HEADINGS_PENDING: set[str] = set()
+
+
+def generic_headings(notebook: dict) -> list[str]:
+    """The headings of the cells a reader or a room sees that state no point."""
+    shown = [source(c) for c in notebook["cells"] if c["cell_type"] == "markdown"
+             and c["metadata"].get("slideshow", {}).get("slide_type") != "notes"]
+    headings = [m[1].strip() for text in shown for m in re.finditer(r"^#{1,6} (.*)$", text, re.M)]
+    return [h for h in headings if GENERIC.fullmatch(h.strip("*_ "))]
+
+
+def test_generic_headings_are_found():
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": text} for text in (
+        "## Summary", "## 4 · Exercises", "### The takeaway:", "## **Summary**",
+        "## Summary: attention alone is blind to order", "### Exercise 1: build $P$ by hand",
+        "## Results over ten seeds")]
+    cells.append({"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "notes"}},
+                  "source": "## Summary"})
+    assert generic_headings({"cells": cells}) == [
+        "Summary", "4 · Exercises", "The takeaway:", "**Summary**"]
+
+
+def test_every_heading_states_its_point(nb):
+    """No heading is only "Summary", "Exercises" or "The takeaway" (issue 43 §2)."""
+    name, notebook = nb
+    bare = generic_headings(notebook)
+    if name in BARE_HEADINGS_PENDING:
+        if not bare:
+            pytest.fail(f"{name} states its points now: take it out of BARE_HEADINGS_PENDING")
+        pytest.xfail(f"{name}'s headings are rewritten on another branch: {bare}")
+    assert bare == [], (f"{name}: headings that state no point: {bare}; say the slide's point "
+                        "after the word, as in \"## Summary: attention alone is blind to order\"")
+
+
 def test_presenter_notes_exist(nb):
     name, notebook = nb
     kinds = [c["metadata"]["slideshow"]["slide_type"] for c in notebook["cells"]]

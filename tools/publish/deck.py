@@ -278,10 +278,14 @@ def first_bullet(markdown: str) -> str:
 
 
 def closing_slide(nb: NotebookNode, next_title: str | None) -> str:
-    """The last slide: the summary's first point, and the next notebook's title."""
+    """The last slide: headed by the point the summary's heading states ("Summary: the point"),
+    then the summary's first point, and the next notebook's title."""
     summary = next((c.source for c in nb.cells if c.cell_type == "markdown"
                     and re.search(r"^#+ .*Summary", c.source, re.M)), "")
-    lines = ["## The takeaway", "", first_bullet(summary) or "See the summary in the notebook."]
+    point = re.search(r"^#+ .*?Summary[ \t]*[:—–-]?[ \t]*(.*)$", summary, re.M)
+    heading = point[1].strip() if point else ""
+    heading = heading[:1].upper() + heading[1:] if heading else "The takeaway"
+    lines = [f"## {heading}", "", first_bullet(summary) or "See the summary in the notebook."]
     lines += ["", f"**Next:** {next_title}" if next_title else "**The end of the series.**"]
     return "\n".join(lines)
 
