@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -112,10 +112,46 @@ def alive(pids) -> list[int]:
     return running
 
 
+def _session(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[3])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def held_listeners(pids, url: str) -> list[int]:
+    """The processes that hold a socket listening at url's port and are among pids or in their
+    sessions (a launcher starts its own: a child it left behind is in it too). Another test's
+    server that took the freed port since is in neither."""
+    port = urlsplit(url).port
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()  # local address "HEX_IP:HEX_PORT", state 0A is LISTEN
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return []
+    pids = list(pids)
+    sessions = {pids[0], *(_session(pid) for pid in pids)} - {None}  # the first: the leader
+    holders = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        pid = int(stat.parent.name)
+        if pid not in pids and _session(pid) not in sessions:
+            continue
+        with suppress(OSError):
+            if any(os.readlink(fd) in inodes for fd in (stat.parent / "fd").iterdir()):
+                holders.append(pid)
+    return holders
+
+
 def gone(pids, url: str, timeout: float = 30) -> bool:
-    """Wait until none of pids runs and nothing listens at url; False after timeout seconds."""
+    """Wait until none of pids runs and none of them (or of their sessions) holds a socket
+    listening at url's port; False after timeout seconds. Whether the URL answers says nothing:
+    a server of another test may have taken the freed port."""
     deadline = time.monotonic() + timeout
-    while alive(pids) or listening(url):
+    while alive(pids) or held_listeners(pids, url):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.2)

@@ -470,6 +470,64 @@ def test_the_kernels_interrupt_stops_an_answer_that_catches_it(monkeypatch):
     assert nb02.check_position_weights(_left_neighbour).ok
 
 
+def _swallows_in_two_places(*args, **keywords):
+    """A bare except in a helper and another around its call: the stop raised at the helper's
+    `except:` line is caught by the caller, so one raise per stop or interrupt is not enough."""
+    def nap():
+        try:
+            time.sleep(0.05)
+        except:  # noqa: E722 - the learner's bare except
+            pass
+    while not _GIVE_UP.is_set():  # the test's own backstop: a check that hangs fails, not hangs
+        try:
+            nap()
+        except:  # noqa: E722 - and another one around it
+            pass
+
+
+_GIVE_UP = __import__("threading").Event()
+
+
+@pytest.mark.parametrize("stopped_by", ["the time limit", "the kernel's interrupt"])
+def test_a_stop_caught_in_two_places_still_ends_the_check(stopped_by, monkeypatch):
+    """From the second stop (or interrupt) on, the stop is raised at the answer's lines again
+    after one of them was caught: CPython drops a trace function that raises, and the checker
+    armed it once only, so the kernel's interrupt (■) no longer stopped this answer."""
+    import os
+    import signal
+    import threading
+
+    from posattn.exercises import nb02
+    limit = 0.5 if stopped_by == "the time limit" else 30.0
+    monkeypatch.setattr(exercises, "TIME_LIMIT", limit)
+    before, done = _signal_state(), threading.Event()
+    _GIVE_UP.clear()
+
+    def press_stop():  # ■ every 0.3 s for the interrupt; after 10 s, the answer gives up
+        started = time.monotonic()
+        while not done.wait(0.3):
+            if time.monotonic() - started > 10:
+                _GIVE_UP.set()
+            elif stopped_by != "the time limit":
+                os.kill(os.getpid(), signal.SIGINT)
+
+    presser = threading.Thread(target=press_stop, daemon=True)
+    presser.start()
+    try:
+        if stopped_by == "the time limit":
+            feedback = nb02.check_position_weights(_swallows_in_two_places)
+            assert "catches the stop" in feedback.message, feedback.message
+        else:
+            with pytest.raises(KeyboardInterrupt):
+                nb02.check_position_weights(_swallows_in_two_places)
+    finally:
+        done.set()
+        presser.join()
+    assert not _GIVE_UP.is_set(), "the answer ran on until it gave up by itself"
+    assert _signal_state() == before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert nb02.check_position_weights(_left_neighbour).ok
+
+
 # issue 40: the checkers' tables and names cannot be changed from a notebook
 
 def _checker_modules():

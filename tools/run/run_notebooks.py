@@ -28,8 +28,9 @@ connection files (each with its key) go to a private folder of the run's own (se
 0700, in Jupyter's runtime folder, never the temp folder), and so do their sockets (IPC, not TCP:
 no other user can reach a kernel, and ipykernel has no plain-text TCP warning to print), removed as
 the run ends, or by the next `make lab`, `make present` or `make notebooks` if the runner was
-killed with `kill -9`. SIGTERM, SIGHUP and Ctrl+C stop the run at once (Stopped): the notebook
-being run is left as it was, its kernel is shut down (nbclient's own handlers, which would shut the
+killed with `kill -9`. SIGTERM, SIGHUP and Ctrl+C stop the run at once (Stopped), or, while a
+kernel starts, as soon as it has started (Executor): the notebook being run is left as it was,
+its kernel is shut down (nbclient's own handlers, which would shut the
 kernel down and let the run go on, are not added for these signals). The runner also stops when
 make dies, however it dies (tools.serve.runtime.end_with_parent), and it looks once more, just
 before it saves, that its parent is still there: after `kill -9` of make no notebook is written.
@@ -43,11 +44,13 @@ import signal
 import sys
 import tempfile
 from asyncio import unix_events
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
 from nbconvert import NotebookExporter
+from nbconvert.preprocessors import ExecutePreprocessor
 from traitlets.config import Config
 
 from tools.serve.runtime import STARTED_BY, end_with_parent, own_runtime_dir
@@ -72,17 +75,35 @@ class Put(NamedTuple):
     written: os.stat_result
 
 
+class Executor(ExecutePreprocessor):
+    """nbconvert's ExecutePreprocessor, whose kernel is shut down however the run is stopped.
+
+    nbclient shuts the kernel down in a `finally` that begins only once the kernel has started
+    and answered: a stop that landed before (while the kernel starts) left it running, and the
+    kernel, finding its folder gone, made it again, wrote its own kernel-N.json there and left
+    it when it saw its parent gone. So a stop that lands while the kernel starts waits until that
+    `finally` is in place (the kernel's start: a second or two), then stops the run."""
+
+    @contextmanager
+    def setup_kernel(self, **kwargs):
+        with ExitStack() as started:
+            with stops_held():
+                started.enter_context(super().setup_kernel(**kwargs))
+            yield
+
+
 def exporter(connection_file: Path | None = None) -> NotebookExporter:
     config = Config()
     if connection_file is not None:
         config.KernelManager.connection_file = str(connection_file)
         if len(str(connection_file)) < SOCKET_PATH_MAX - 12:  # room for "-ipc-PORT"
             config.KernelManager.transport = "ipc"  # sockets in the private folder, not TCP
-    config.ExecutePreprocessor.enabled = True
     config.ExecutePreprocessor.timeout = 300
     config.ExecutePreprocessor.record_timing = False
     config.ExecutePreprocessor.store_widget_state = True
-    return NotebookExporter(config=config)
+    runner = NotebookExporter(config=config)
+    runner.register_preprocessor(Executor(config=config), enabled=True)  # first: steady after
+    return runner
 
 
 def steady(name: str):
@@ -235,8 +256,27 @@ def run(path: Path, connection_file: Path | None = None) -> Put | None:
     return save(path, ran.encode("utf-8"), read, seen)
 
 
+HELD: dict = {"on": False, "signal": None}  # a stop that waits for the kernel's start to end
+
+
 def stop(signum: int, frame) -> None:
+    if HELD["on"]:
+        HELD["signal"] = HELD["signal"] or signum
+        return
     raise Stopped(signum)
+
+
+@contextmanager
+def stops_held():
+    """A stop that lands inside this is raised (Stopped) as it ends."""
+    HELD["on"] = True
+    try:
+        yield
+    finally:
+        HELD["on"] = False
+        held, HELD["signal"] = HELD["signal"], None
+        if held is not None:
+            raise Stopped(held)
 
 
 def no_loop_handlers_for(signals) -> None:

@@ -289,15 +289,19 @@ REPEAT = 0.1  # seconds between stops once the first one is caught
 def _time_limit(seconds: float):
     """Stop the learner's code after ``seconds``, and again every REPEAT s if it catches the stop
     (on the main thread, where signals arrive; a nested check keeps the outer limit); from the
-    second stop, or the second interrupt, at each line of the answer too, so that a bare
-    ``except:`` cannot hold it. Whatever the answer did to them, the alarm, the SIGALRM and
-    SIGINT handlers and the signal mask are given back as they were."""
+    second stop, or the second interrupt, at the answer's lines too, so that a bare ``except:``
+    cannot hold it. CPython drops a trace function that raises, so the one that raises at each
+    line is put back at each stop and interrupt after that, and by a profile function at each
+    call and return. Whatever the answer did to them, the alarm, the SIGALRM and SIGINT handlers,
+    the signal mask and the trace and profile functions are given back as they were; an interrupt
+    that lands while they are given back is raised once they are."""
     usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
               and not getattr(_LIMIT, "on", False))
     if not usable:
         yield
         return
-    stops, presses, traced, raising = [0], [0], [], []
+    stops, presses, armed, closing, pending = [0], [0], [False], [False], [False]
+    traced = {}  # the frames given the trace function, by id: theirs is taken away after
 
     def message() -> str:
         again = (" It went on after the first stop: an `except:` or `except BaseException:` "
@@ -306,61 +310,79 @@ def _time_limit(seconds: float):
                 "that never ends, a time.sleep, or far more work than the exercise needs?)."
                 f"{again} If one ever runs on, interrupt the kernel (■) to stop it.")
 
-    def every_line(frame, event, arg):  # once a stop was caught: one at each line of the answer
-        if event == "line" and raising and not frame.f_code.co_filename.startswith(_HERE):
-            raise raising[-1]()
+    def every_line(frame, event, arg):  # once armed: a stop (or ■) at each line of the answer
+        if event == "line" and armed[0] and not frame.f_code.co_filename.startswith(_HERE):
+            raise KeyboardInterrupt if presses[0] >= 2 else _Stopped(message())
         return every_line
 
-    def at_every_line(frame, make) -> None:
-        if not raising:
-            sys.settrace(every_line)
-            while frame is not None:
-                frame.f_trace, frame.f_trace_lines = every_line, True
-                traced.append(frame)
-                frame = frame.f_back
-        raising.append(make)
+    def trace_from(frame) -> None:
+        sys.settrace(every_line)
+        while frame is not None:
+            frame.f_trace, frame.f_trace_lines = every_line, True
+            traced[id(frame)] = frame
+            frame = frame.f_back
+
+    def rearm(frame, event, arg) -> None:  # profile: the trace back after it raised (never raises)
+        if armed[0] and sys.gettrace() is not every_line:
+            trace_from(frame)
+
+    def arm(frame) -> None:  # at each stop and interrupt from the second on
+        armed[0] = True
+        trace_from(frame)
+        sys.setprofile(rearm)
 
     def stop(signum, frame):
-        if frame is not None and frame.f_code.co_filename.startswith(_HERE):
+        if closing[0] or frame is not None and frame.f_code.co_filename.startswith(_HERE):
             return  # the checker's own code, or numpy's: the next stop lands in the answer
         stops[0] += 1
-        if stops[0] == 2:  # the first was caught: an `except` line of the answer stops it too
-            at_every_line(frame, lambda: _Stopped(message()))
+        if stops[0] >= 2:  # the first was caught: the answer's lines raise it too
+            arm(frame)
         raise _Stopped(message())
 
     def interrupted(signum, frame):  # the kernel's interrupt (■), as Python's own handler does
+        if closing[0]:  # raised once everything is given back
+            pending[0] = True
+            return
         presses[0] += 1
-        if presses[0] == 2:  # and the answer caught the first: at its next line again
-            at_every_line(frame, KeyboardInterrupt)
+        if presses[0] >= 2:  # and the answer caught the first: at its lines too
+            arm(frame)
         raise KeyboardInterrupt
 
-    started, tracing = time.monotonic(), sys.gettrace()
+    started, tracing, profiling = time.monotonic(), sys.gettrace(), sys.getprofile()
     interrupt = signal.getsignal(signal.SIGINT)
-    if interrupt is signal.default_int_handler:
-        signal.signal(signal.SIGINT, interrupted)
-    previous = signal.signal(signal.SIGALRM, stop)
-    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM}) \
+    previous = signal.getsignal(signal.SIGALRM)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, set()) \
         if hasattr(signal, "pthread_sigmask") else None
-    alarm = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
-    _LIMIT.on = True
-    try:
+    alarm = signal.getitimer(signal.ITIMER_REAL)
+    try:  # an interrupt in the middle of this is given back too
+        if interrupt is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupted)
+        signal.signal(signal.SIGALRM, stop)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+        signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
+        _LIMIT.on = True
         yield
     finally:
+        closing[0] = True
         signal.setitimer(signal.ITIMER_REAL, 0)
-        if raising:
-            raising.clear()
+        if armed[0]:
+            armed[0] = False
+            sys.setprofile(profiling)
             sys.settrace(tracing)
-            for frame in traced:  # the notebook's own frames among them: untouched after
+            for frame in traced.values():  # the notebook's own frames among them: untouched after
                 frame.f_trace = None
         signal.signal(signal.SIGALRM, previous)
-        if interrupt is not None:
-            signal.signal(signal.SIGINT, interrupt)
         if mask is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if alarm[0] > 0:  # the notebook's own alarm, with the time it had left
             left = alarm[0] - (time.monotonic() - started)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), alarm[1])
         _LIMIT.on = False
+        if interrupt is not None:
+            signal.signal(signal.SIGINT, interrupt)
+        if pending[0]:
+            raise KeyboardInterrupt
 
 
 def _undefined(exc: NameError, module) -> str:
