@@ -443,7 +443,17 @@ def test_an_answer_that_forks_leaves_no_process_and_gets_a_verdict():
     assert nb02.check_y1([2.2, 2.9]).ok
 
 
-def test_the_kernels_interrupt_stops_an_answer_that_catches_it(monkeypatch):
+@pytest.fixture
+def kernels_interrupt():
+    """SIGINT as a kernel has it, Python's own handler (the checker stops an answer through it
+    and leaves any other handler alone); whatever the process had is put back after."""
+    import signal
+    had = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, had)
+
+
+def test_the_kernels_interrupt_stops_an_answer_that_catches_it(monkeypatch, kernels_interrupt):
     """A bare except catches KeyboardInterrupt too; the second interrupt (■ ■) still stops it."""
     import os
     import signal
@@ -489,7 +499,8 @@ _GIVE_UP = __import__("threading").Event()
 
 
 @pytest.mark.parametrize("stopped_by", ["the time limit", "the kernel's interrupt"])
-def test_a_stop_caught_in_two_places_still_ends_the_check(stopped_by, monkeypatch):
+def test_a_stop_caught_in_two_places_still_ends_the_check(stopped_by, monkeypatch,
+                                                          kernels_interrupt):
     """From the second stop (or interrupt) on, the stop is raised at the answer's lines again
     after one of them was caught: CPython drops a trace function that raises, and the checker
     armed it once only, so the kernel's interrupt (■) no longer stopped this answer."""

@@ -70,6 +70,12 @@ def finite_or_clear_error(call):
     return result
 
 
+def _flipped(X):
+    """X's rows in reverse order, when X is an array with rows; otherwise X as it came (the door's
+    to refuse)."""
+    return X[::-1] if isinstance(X, np.ndarray) and X.ndim else X
+
+
 def _reversal(c):
     return np.arange(c.n)[::-1]
 
@@ -115,7 +121,7 @@ CALLS = {
     "default_projections": lambda c: pa.default_projections(c.k, c.k, c.k),
     "causal_mask": lambda c: pa.causal_mask(c.k),
     "padding_mask": lambda c: pa.padding_mask(c.k, c.k),
-    "cross_attention": lambda c: pa.cross_attention(c.X, c.X[::-1], c.W_Q, c.W_K, c.W_V),
+    "cross_attention": lambda c: pa.cross_attention(c.X, _flipped(c.X), c.W_Q, c.W_K, c.W_V),
     "relative_bias": lambda c: pa.relative_bias(c.k, c.p, c.k),
     "relative_bias, table": lambda c: pa.relative_bias(c.n, c.table, c.k),
     "equivariance_error": lambda c: pa.equivariance_error(lambda X: -X[::-1], c.X, _reversal(c)),
