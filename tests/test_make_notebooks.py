@@ -127,7 +127,8 @@ for word in ["dog ", "bites ", "man\\n"]:
     print(word, end="")
     sys.stdout.flush()
     time.sleep(0.2)"""
-FIGURE = """import matplotlib.pyplot as plt
+FIGURE = """%matplotlib inline
+import matplotlib.pyplot as plt
 print("before the figure")
 plt.plot([0, 1, 4, 9])
 plt.show()

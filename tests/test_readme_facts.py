@@ -70,7 +70,8 @@ def test_the_hostile_calls_the_door_is_tried_with_are_counted():
     assert found, "CONTRIBUTING.md states no count of the door's probes"
     numpy2, numpy1, odd, bases, more, gigabytes, seconds = map(number, found.groups())
     hostile = len(test_door_probes.REFUSED) + len(test_door_probes.QUICK)
-    strings = len(test_door_probes.STRINGS)
+    probes = {**test_door_probes.REFUSED, **test_door_probes.QUICK}.values()
+    strings = sum("StringDType" in code for code in probes)  # numpy 2's text: left out on 1
     if int(np.__version__.split(".")[0]) >= 2:
         assert (numpy2, numpy1) == (hostile, hostile - strings)
     else:  # numpy 1: the StringDType probes are left out
