@@ -117,7 +117,9 @@ class PageKernels(AsyncMappingKernelManager):
         return len(self.list_kernel_ids()) < PAGE_KERNELS
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        if kernel_id in self:  # not one a closed page or make_room shut down meanwhile
+        # not one a closed page or make_room shut down meanwhile, nor one still starting (no
+        # last activity yet: jupyter_server's culler would log a TraitError for it)
+        if kernel_id in self and self.idle_since(kernel_id) is not None:
             with suppress(KeyError):  # shut down meanwhile, while the culler waited
                 await super().cull_kernel_if_idle(kernel_id)
 
