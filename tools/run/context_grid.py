@@ -11,11 +11,10 @@ tests/test_context_grid.py trains seeds of it again and compares them with the s
 Run it after changing the training recipe, the tasks, RoPE or a method, then re-run notebook 11.
 """
 
-import json
-import re
 from pathlib import Path
 
 from posattn import experiments as ex
+from tools.run.setup_grid import write_grid
 
 OUT = Path(ex.__file__).with_name("context_grid.json")
 LENGTHS = (8, 16, 32)
@@ -36,10 +35,7 @@ def main() -> None:
             "accuracy": {task: {label: {str(n): a for n, a in by_length.items()}
                                 for label, by_length in r["test_accuracy"].items()}
                          for task, r in results.items()}}
-    text = json.dumps(grid, indent=1)
-    text = re.sub(r"\[[^\[\]{}]*\]", lambda m: " ".join(m[0].split()), text)  # a list a line
-    OUT.write_text(text + "\n", encoding="utf-8")
-    print(f"wrote {OUT.relative_to(Path.cwd()) if OUT.is_relative_to(Path.cwd()) else OUT.name}")
+    write_grid(grid, OUT)
 
 
 if __name__ == "__main__":

@@ -42,10 +42,15 @@ def main() -> None:
                 for task in ex.TASKS}
     grid = {"seeds": list(ex.HELD_OUT), "steps": list(STEPS), "widths": list(WIDTHS),
             "lengths": list(LENGTHS), "train_max_len": 8, "accuracy": accuracy}
+    write_grid(grid, OUT)
+
+
+def write_grid(grid: dict, out: Path) -> None:
+    """A stored grid as JSON, each list on one line, and where it went."""
     text = json.dumps(grid, indent=1)
     text = re.sub(r"\[[^\[\]{}]*\]", lambda m: " ".join(m[0].split()), text)  # a list a line
-    OUT.write_text(text + "\n", encoding="utf-8")
-    print(f"wrote {OUT.relative_to(Path.cwd()) if OUT.is_relative_to(Path.cwd()) else OUT.name}")
+    out.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {out.relative_to(Path.cwd()) if out.is_relative_to(Path.cwd()) else out.name}")
 
 
 if __name__ == "__main__":
