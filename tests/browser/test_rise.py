@@ -15,9 +15,11 @@ RISE is opt-in, in an environment of its own: `make test-rise` runs this file th
 RISE: POSATTN_RISE=1); in the series' own environment, which has no RISE, it is skipped.
 """
 
+import hashlib
 import importlib.util
 import json
 import os
+import time
 
 import nbformat
 import pytest
@@ -125,3 +127,39 @@ def test_presenting_with_rise_writes_nothing_the_presenter_did_not_save(page, la
     assert state["errors"] == [] and state["unrun"] == 0
     page.wait_for_timeout(8000)  # four autosave intervals
     assert written() == before, "running the presented notebook wrote it"
+
+
+RAN_TWICE = """() => { const nb = window.jupyterapp.shell.currentWidget;
+  return nb.context.model.dirty && nb.content.activeCell.model.executionCount === 2; }"""
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_alt_r_after_running_a_cell_leaves_the_notebook_as_committed(page, lab, rise_white):
+    notebook = lab["root"] / NOTEBOOK.name
+    before = digest(notebook)
+    open_notebook(page, lab, NOTEBOOK.name)
+    code = page.locator(".jp-NotebookPanel .jp-CodeCell").first
+    code.locator(".jp-InputArea-prompt").click()  # the cell selected, the notebook in command mode
+    for _ in range(2):  # twice: its execution count, 2, is not the committed one
+        page.keyboard.press("Control+Enter")
+        page.wait_for_timeout(500)
+    page.wait_for_function(RAN_TWICE, timeout=30_000)
+    page.keyboard.press("Alt+r")  # RISE's "Render as Reveal Slideshow", by its key
+    page.frame_locator("iframe[src*='/rise/']").locator(".reveal.ready").wait_for(
+        state="attached", timeout=60_000
+    )
+    page.wait_for_timeout(2000)  # a save, had there been one, has landed
+    assert digest(notebook) == before, "Alt+R wrote the notebook"
+
+    # a deliberate save still writes: Ctrl+S in the notebook, which holds the cell's new output
+    written = notebook.stat().st_mtime_ns
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while notebook.stat().st_mtime_ns == written:
+        if time.monotonic() > deadline:  # a wait that ends, not a limit on the work
+            pytest.fail("Ctrl+S did not save")
+        time.sleep(0.5)
