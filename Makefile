@@ -180,13 +180,18 @@ present: $(STAMP)
 # RISE, opt-in: JupyterLab with live slides (Alt+R), from its own environment (.venv-rise and
 # requirements-rise.txt say why: its pin on jupyterlab_widgets stays out of everyone else's).
 # (jupyterlab-rise pulls in jupyterlab-mathjax3, a JupyterLab 3 extension that Lab 4 lists as
-#  incompatible: disabled.)
+#  incompatible: disabled.) tools/serve/labextensions/posattn-rise: RISE's Alt+R saves nothing,
+# its deck shows the notebook as it is in JupyterLab (the extension's file says how).
 RISE_VENV := .venv-rise
+RISE_EXTENSION := tools/serve/labextensions/posattn-rise
 $(RISE_VENV)/.installed: requirements-rise.lock requirements-bootstrap.lock \
-	  tools/run/lock_install.py pyproject.toml tools/serve/lab-overrides.json
+	  tools/run/lock_install.py pyproject.toml tools/serve/lab-overrides.json \
+	  $(RISE_EXTENSION)/package.json $(RISE_EXTENSION)/static/remoteEntry.js
 	$(call make_venv,$(RISE_VENV),requirements-rise.lock)
 	-$(RISE_VENV)/bin/jupyter labextension disable --level=sys_prefix \
 	  @jupyterlab/mathjax3-extension >/dev/null 2>&1
+	rm -rf $(RISE_VENV)/share/jupyter/labextensions/posattn-rise
+	cp -R $(RISE_EXTENSION) $(RISE_VENV)/share/jupyter/labextensions/posattn-rise
 	touch $@
 
 rise: $(RISE_VENV)/.installed

@@ -11,13 +11,23 @@ needs @jupyterlab/console, which RISE's own page (jupyterlab-rise 0.43) does not
 widget falls back to its text repr (jupyterlab-contrib/rise#126). The second test fails the day that
 pin is lifted too early.
 
+Alt+R writes nothing: jupyterlab-rise's preview saves the notebook before it opens the deck (a
+page of its own that reads the notebook from the server), which wrote a committed notebook once a
+cell had run. The series' extension tools/serve/labextensions/posattn-rise, which the Makefile
+installs in .venv-rise, skips that save and has the deck read the notebook from JupyterLab's
+memory; a save on purpose (Ctrl+S) still writes.
+
 RISE is opt-in, in an environment of its own: `make test-rise` runs this file there (and requires
 RISE: POSATTN_RISE=1); in the series' own environment, which has no RISE, it is skipped.
 """
 
+import hashlib
 import importlib.util
 import json
 import os
+import sys
+import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -104,9 +114,8 @@ def test_the_explorer_is_live_in_the_rise_deck(explorer, lab, rise_white):
 
 def test_presenting_with_rise_writes_nothing_the_presenter_did_not_save(page, lab, rise_white):
     # autosave is off in RISE's environment too (tools/serve/lab-overrides.json): the deck opened
-    # on a notebook as committed leaves its bytes as they were, and running it then writes nothing.
-    # (Alt+R saves: jupyterlab-rise's preview command saves the notebook before it opens the
-    # deck, so Alt+R once cells have run in the notebook writes their outputs.)
+    # on a notebook as committed leaves it as it was (RISE's save is skipped: not even the same
+    # bytes are written), and running it then writes nothing.
     settings = lab["home"] / "settings" / "@jupyterlab" / "docmanager-extension"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "plugin.jupyterlab-settings").write_text(json.dumps({"autosaveInterval": 2}))
@@ -119,9 +128,55 @@ def test_presenting_with_rise_writes_nothing_the_presenter_did_not_save(page, la
     open_notebook(page, lab, NOTEBOOK.name)
     open_rise(page)
     page.wait_for_timeout(3000)
-    assert written()[0] == before[0], "opening RISE's deck changed the notebook"
-    before = written()  # RISE's own save, of the same bytes
+    assert written() == before, "opening RISE's deck wrote the notebook"
     state = run_all(page)
     assert state["errors"] == [] and state["unrun"] == 0
     page.wait_for_timeout(8000)  # four autosave intervals
     assert written() == before, "running the presented notebook wrote it"
+
+
+EXTENSION = ROOT / "tools" / "serve" / "labextensions" / "posattn-rise"
+ENTRY = Path("static", "remoteEntry.js")
+COUNT = "() => window.jupyterapp.shell.currentWidget.content.activeCell.model.executionCount"
+RAN_TWICE = """() => { const nb = window.jupyterapp.shell.currentWidget;
+  return nb.context.model.dirty && nb.content.activeCell.model.executionCount >= 2; }"""
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_alt_r_after_running_a_cell_leaves_the_notebook_as_committed(page, lab, rise_white):
+    installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / EXTENSION.name
+    if digest(installed / ENTRY) != digest(EXTENSION / ENTRY):
+        pytest.fail(f"{EXTENSION.relative_to(ROOT)} is not what this environment has installed: "
+                    "run `make test-rise`", pytrace=False)
+    notebook = lab["root"] / NOTEBOOK.name
+    before = digest(notebook)
+    open_notebook(page, lab, NOTEBOOK.name)
+    code = page.locator(".jp-NotebookPanel .jp-CodeCell").first
+    code.locator(".jp-InputArea-prompt").click()  # the cell selected, the notebook in command mode
+    for _ in range(2):  # twice: its execution count, 2 or more, is not the committed 1
+        page.keyboard.press("Control+Enter")
+        page.wait_for_timeout(500)
+    page.wait_for_function(RAN_TWICE, timeout=30_000)
+    ran = page.evaluate(COUNT)
+    page.keyboard.press("Alt+r")  # RISE's "Render as Reveal Slideshow", by its key
+    deck = page.frame_locator("iframe[src*='/rise/']")
+    deck.locator(".reveal.ready").wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(2000)  # a save, had there been one, has landed
+    assert digest(notebook) == before, "Alt+R wrote the notebook"
+    # the deck shows the notebook as it is in JupyterLab, not as it is on disk ([1])
+    expect(deck.locator(".jp-CodeCell .jp-InputPrompt").first).to_have_text(f"[{ran}]:")
+
+    # a deliberate save still writes: Ctrl+S in the notebook, which holds the cell's new output
+    written = notebook.stat().st_mtime_ns
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while notebook.stat().st_mtime_ns == written:
+        if time.monotonic() > deadline:  # a wait that ends, not a limit on the work
+            pytest.fail("Ctrl+S did not save")
+        time.sleep(0.5)
+    saved = json.loads(notebook.read_bytes())["cells"]
+    assert next(c for c in saved if c["cell_type"] == "code")["execution_count"] == ran
