@@ -222,8 +222,8 @@ def exercise_cells(book, name: str) -> list[str]:
 def test_exercises_say_what_their_checker_will_say_not_its_verdict_on_the_template(book):
     """The notebooks keep the checker's verdict on the empty template ("Not yet: replace the
     ..."); the book says what happens when the student runs the cell."""
-    said = " ".join(re.sub(r"[*`]", "", build_book.EXERCISE_OUTPUT).split())
-    for name in SERIES:
+    for name in SERIES + LABS:
+        said = " ".join(re.sub(r"[*`]", "", build_book.exercise_output(name, name in LABS)).split())
         exercises = [c for c in notebook(name).cells
                      if "exercise" in c.metadata.get("tags", [])]
         cells = exercise_cells(book, name)
@@ -234,6 +234,8 @@ def test_exercises_say_what_their_checker_will_say_not_its_verdict_on_the_templa
             assert "❌" not in output and "Not yet:" not in output, f"{name}: a verdict shows"
         verdicts = [c for c in exercises if any("❌ Not yet" in str(o) for o in c.outputs)]
         assert not verdicts or cells, f"{name}: the test reads no exercise"
+        if name in LABS:
+            assert f"({build_book.LAB_NEEDS[name]})" in said, said
 
 
 def test_sections_and_figures_are_numbered_under_their_notebook(book):

@@ -155,6 +155,12 @@ def run_it(name: str, lab: bool) -> str:
             f"({name}.ipynb, with its outputs). {how}")
 
 
+def exercise_output(name: str, lab: bool = False) -> str:
+    """What an exercise's output says in the book: EXERCISE_OUTPUT, with a lab's own command."""
+    return EXERCISE_OUTPUT.replace("`make lab`", f"`{LAB_NEEDS.get(name, 'make lab')}`") \
+        if lab else EXERCISE_OUTPUT
+
+
 def book_copy(nb: NotebookNode, name: str, lab: bool = False) -> NotebookNode:
     """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
     for those that would run script (sanitize.py; the pages' HTML is cleaned as read), the
@@ -177,8 +183,9 @@ def book_copy(nb: NotebookNode, name: str, lab: bool = False) -> NotebookNode:
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
         elif "exercise" in tags(cell) and cell.get("outputs"):
+            said = exercise_output(name, lab)
             cell.outputs = [nbformat.v4.new_output("display_data", {
-                "text/markdown": EXERCISE_OUTPUT, "text/plain": plain(EXERCISE_OUTPUT)})]
+                "text/markdown": said, "text/plain": plain(said)})]
         elif has_output(cell, "image/png") and described:
             settings = cell.metadata.setdefault("mystnb", {})
             settings["image"] = {"alt": alt_text(following.source)}
