@@ -34,6 +34,7 @@ LAID_OUT = """() => { if (!window.Reveal || !window.seriesSlideSize) return true
 # the targets, in pixels on screen
 TEXT_PX, BODY_PX, FIGURE_TEXT_PX, MIN_FIGURE_PX = 24, 28, 22, 700
 MAX_CODE_LINES, MAX_OUTPUT_LINES, MAX_WORDS, MAX_HEADING_CHARS = 6, 6, 70, 70
+MIN_FIGURES = 2  # slides with a figure, per deck
 KINDS = {"text": "text", "table": "table or caption", "code": "code or printed output",
          "widget": "widget label"}
 
@@ -75,10 +76,6 @@ MEASURE = """() => {
   const onScreen = px => Math.round(px * scale * 100) / 100;  // to 0.01 px
   const shown = el => !el.closest('aside') && el.getClientRects().length > 0
       && getComputedStyle(el).visibility !== 'hidden';
-  const words = el => { const copy = el.cloneNode(true);
-      copy.querySelectorAll('.MathJax_Preview, .MathJax_CHTML, .MathJax, script, table')
-          .forEach(m => m.replaceWith(' x '));
-      return copy.textContent.split(/\\s+/).filter(w => /\\w/.test(w)).length; };
   const kindOf = el => el.closest('pre, code') ? 'code'
       : el.closest('.widget-label, .widget-html-content, .jupyter-widgets, .widget-button')
         ? 'widget'
@@ -130,9 +127,6 @@ MEASURE = """() => {
       .filter(el => el.getClientRects().length > 0).map(el => el.getBoundingClientRect());
   const covered = !number || !number.getClientRects().length ? 0 : Math.max(0, ...arrows
       .map(r => overlap(r, number.getBoundingClientRect()) / (r.width * r.height || 1)));
-  const prose = [...slide.querySelectorAll(
-      paragraphs + ', .jp-MarkdownCell .jp-RenderedMarkdown > blockquote')].filter(shown)
-      .reduce((n, el) => n + words(el), 0);
   const headings = [...slide.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(shown)
       .map(h => { const copy = h.cloneNode(true);
         copy.querySelectorAll('.MathJax_Preview, .MathJax_CHTML, .MathJax, .jp-InternalAnchorLink,'
@@ -152,11 +146,33 @@ MEASURE = """() => {
   const notes = [...slide.querySelectorAll('aside.notes')]
       .some(a => a.textContent.trim().length > 0);
   const first = (slide.innerText || '').trim().split('\\n')[0].slice(0, 50);
+  // every word the room sees: prose, headings, tables, captions, code and printouts (a formula
+  // counts as one word; notes and the slide number are not on the slide)
+  const everything = (() => { let n = 0;
+      const texts = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        const el = node.parentElement;
+        if (!shown(el) || el.closest('script, style, .slide-number, .MathJax_Preview,'
+            + ' .MathJax_CHTML, .MathJax')) continue;
+        n += node.textContent.split(/\\s+/).filter(w => /\\w/.test(w)).length; }
+      return n + [...slide.querySelectorAll('.MathJax_CHTML')].filter(shown).length; })();
+  // formulas whose rendered box leaves the slide, or is cut by a box that scrolls or clips
+  const frame = slide.getBoundingClientRect();
+  const clipped = el => { for (let box = el.parentElement; box && box !== slide;
+      box = box.parentElement) { const style = getComputedStyle(box);
+    if (/(hidden|auto|scroll|clip)/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1)
+      return true; } return false; };
+  const formulas = [...slide.querySelectorAll('.MathJax_CHTML')].filter(shown)
+      .filter(el => { const math = el.querySelector('.mjx-math') || el;
+        const r = math.getBoundingClientRect();
+        return r.left < frame.left - 1 || r.right > frame.right + 1 || clipped(el); })
+      .map(el => (el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 30));
   return {height: slide.scrollHeight, width: slide.scrollWidth, box: [slide.clientWidth,
-          slide.clientHeight], scale, small, where, bodyPx, code, output, prose,
+          slide.clientHeight], scale, small, where, bodyPx, code, output,
           heading: headings.length > 0, headings, headingOnly: headings.length > 0 && !other
             && !title,
-          figures, notes, first, covered: Math.round(covered * 100) / 100, midWord};
+          figures, notes, first, covered: Math.round(covered * 100) / 100, midWord,
+          words: everything, formulas};
 }"""
 MATH_DONE = """() => { if (!window.MathJax || !MathJax.Hub) return true;
   const slide = document.querySelector('.reveal .slides section.present:not(.stack)');
@@ -221,6 +237,9 @@ def problems(m: dict) -> list[str]:
         found.append(f"{m['code']} lines of code")
     if m["output"] > MAX_OUTPUT_LINES:
         found.append(f"{m['output']} lines of printed output")
+    if m["formulas"]:
+        found.append(f"{len(m['formulas'])} formula boxes cut or outside the slide "
+                     f"({m['formulas'][0]!r})")
     if m.get("midWord"):
         found.append(f"{m['midWord']} code or printout blocks that break words anywhere")
     if m.get("covered"):
@@ -248,12 +267,15 @@ def deck_problems(slides: dict[str, dict]) -> list[str]:
     if len(long) > 0.1 * n:
         found.append(f"{len(long)} of {n} slides have a heading over {MAX_HEADING_CHARS} "
                      f"characters: {long}")
-    wordy = [s for s, m in slides.items() if m["prose"] > MAX_WORDS]
+    wordy = [s for s, m in slides.items() if m["words"] > MAX_WORDS]
     if len(wordy) > 0.1 * n:
         found.append(f"{len(wordy)} of {n} slides have over {MAX_WORDS} words: {wordy}")
     bare = [s for s, m in slides.items() if not m["heading"]]
     if len(bare) > 0.2 * n:
         found.append(f"{len(bare)} of {n} slides have no heading: {bare}")
+    pictured = sum(len(m["figures"]) > 0 for m in slides.values())
+    if pictured < MIN_FIGURES:
+        found.append(f"figures on {pictured} slides (at least {MIN_FIGURES} per deck)")
     noted = sum(m["notes"] for m in slides.values())
     if noted < n / 4:
         found.append(f"presenter notes on {noted} of {n} slides (at least a quarter)")
@@ -263,9 +285,10 @@ def deck_problems(slides: dict[str, dict]) -> list[str]:
 def report(name: str, slides: dict[str, dict]) -> str:
     lines = [f"{name}: {len(slides)} slides, {sum(m['notes'] for m in slides.values())} with "
              f"notes, {sum(m['heading'] for m in slides.values())} with a heading, "
-             f"{sum(m['prose'] > MAX_WORDS for m in slides.values())} over {MAX_WORDS} words"]
+             f"{sum(m['words'] > MAX_WORDS for m in slides.values())} over {MAX_WORDS} words, "
+             f"{sum(len(m['figures']) > 0 for m in slides.values())} with a figure"]
     for slide, m in slides.items():
-        flags = problems(m) + [f"{m['prose']} words"] * (m["prose"] > MAX_WORDS)
+        flags = problems(m) + [f"{m['words']} words"] * (m["words"] > MAX_WORDS)
         flags += ["no heading"] * (not m["heading"])
         if m["bodyPx"] is not None and m["bodyPx"] < BODY_PX:
             flags.append(f"body text {m['bodyPx']:.1f} px")
@@ -312,6 +335,13 @@ def summary(decks: dict[str, dict[str, dict]]) -> str:
         f"{where(lambda m: m['code'] > MAX_CODE_LINES)}",
         f"slides that are a heading and nothing else: {where(lambda m: m['headingOnly'])}",
         f"slides that overflow: {where(overflows)}",
+        f"slides with formulas cut or outside the slide: {where(lambda m: m['formulas'])}",
+        f"slides over {MAX_WORDS} words, counting all that shows: "
+        f"{len(where(lambda m: m['words'] > MAX_WORDS))} of {len(every)} "
+        f"({where(lambda m: m['words'] > MAX_WORDS)})",
+        "slides with a figure, per deck: " + ", ".join(
+            f"{stem[:2]} {sum(len(m['figures']) > 0 for m in slides.values())}"
+            for stem, slides in decks.items()),
         f"figures: {len(figures)} on {len(where(lambda m: m['figures']))} slides; narrowest "
         f"{min((s for _, s, _ in figures), default=0):.0f} px; smallest text inside "
         f"{min((figure_text_px(s, n) for _, s, n in figures), default=0):.1f} px",

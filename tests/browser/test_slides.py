@@ -2,22 +2,25 @@
 headless Chromium, offline, and read as a lecture hall would: on a 16:9 projector (1280×720) and on
 a 4:3 one (1024×768, where the slide is 1024×768: tools/publish/slides_template/series-size.js).
 
-Each deck must be ready, have one top-level slide per "slide" cell (and its closing slide),
-typeset its math and load nothing that is not a local file. Every size is measured ON SCREEN,
-after the scale reveal.js fits the slide with (0.96 at 1280×720). Every slide must fit the
-screen, with no allowance, in both directions; no text under 24 px (prose, headings, tables,
-captions, code, printed output, widget labels); at most 6 lines of code and at most 6 lines of
-printed monospace output as the screen shows them (a wrapped line counts as the lines it takes);
-headings in sentence case (not upper-cased by the theme); no slide that is a heading and nothing
+Each deck must be ready, have one top-level slide per "slide" cell (and its closing slide), typeset
+its math and load nothing that is not a local file. Every size is measured ON SCREEN, after the
+scale reveal.js fits the slide with (0.96 at 1280×720). Every slide must fit the screen, with no
+allowance, in both directions; no text under 24 px (prose, headings, tables, captions, code,
+printed output, widget labels); at most 6 lines of code and at most 6 lines of printed monospace
+output as the screen shows them (a wrapped line counts as the lines it takes); headings in sentence
+case (not upper-cased by the theme); no formula whose rendered box is cut or leaves the slide
+(MathJax's box can while the slide's own width stays 1280); no slide that is a heading and nothing
 else (but the deck's title slide); figures at least 700 px wide, their own text at least 22 px
 (estimated from src/posattn/series.mplstyle and the figure's on-screen width). Per deck: body text
 (prose paragraphs and list items) at least 28 px on at least 90 % of the slides, headings at most
-70 characters on at least 90 %, at most 70 words of prose on at least 90 %, a heading on at least
-80 %, presenter notes on at least a quarter. The explorer's deck shows a still picture of its saved
-shuffle and no dead controls. The slide number covers none of the control arrows. Slides whose fix
-is their notebook's are listed in KNOWN (issue 43), a list that can only shrink. Every link of
-every deck opens a built file. tests/browser/deck_measure.py does the measuring; run it as a module
-to see a deck's report (`--summary` for the counts over all decks). Screenshots:
+70 characters on at least 90 %, at most 70 words on at least 90 % (every word that shows: prose,
+headings, tables, captions, code, printouts; a formula counts one), a figure on at least two
+slides, a heading on at least 80 %, presenter notes on at least a quarter. The explorer's deck
+shows a still picture of its saved shuffle and no dead controls. The slide number covers none of
+the control arrows. Slides whose fix is their notebook's are listed in KNOWN, and decks that miss a
+deck-wide target in KNOWN_DECKS (issue 43): lists that can only shrink. Every link of every deck
+opens a built file. tests/browser/deck_measure.py does the measuring; run it as a module to see a
+deck's report (`--summary` for the counts over all decks). Screenshots:
 artifacts/screenshots/slides/NN_name/.
 """
 
@@ -77,6 +80,22 @@ KNOWN = {
     },
 }
 
+# Decks that still miss a deck-wide target (issue 43: at most 10 % of slides over 70 words, counting
+# all that shows; a figure on at least two slides): by deck, the targets missed. Only shrinks.
+KNOWN_DECKS = {
+    "00": ("words", "figures"), "01": ("words", "figures"), "02": ("words", "figures"),
+    "03": ("words", "figures"), "04": ("words", "figures"), "06": ("words", "figures"),
+    "07": ("words", "figures"), "09": ("words",), "10": ("words",), "11": ("words", "figures"),
+}
+
+
+def unknown_deck_problems(stem: str, found: list[str]) -> tuple[list[str], list[str]]:
+    """The deck's problems but for its KNOWN_DECKS ones, and the KNOWN ones not found."""
+    known = KNOWN_DECKS.get(stem[:2], ())
+    seen = {kind for kind in known for finding in found if kind in finding}
+    return ([finding for finding in found if not any(kind in finding for kind in known)],
+            [f"{stem[:2]} {kind}" for kind in known if kind not in seen])
+
 
 def unknown_problems(stem: str, screen: str, slides: dict[str, dict]) -> tuple[dict, list]:
     """The slides' problems but for those KNOWN on this screen, and the KNOWN ones not found."""
@@ -129,7 +148,9 @@ def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
         bad, gone = unknown_problems(notebook.stem, screen, slides)
         assert bad == {}, f"at {screen}, slides that do not read in a hall: {bad}"
         assert gone == [], f"at {screen}, fixed (take them off KNOWN): {gone}"
-        assert deck_problems(slides) == [], f"at {screen}: {deck_problems(slides)}"
+        bad, gone = unknown_deck_problems(notebook.stem, deck_problems(slides))
+        assert bad == [], f"at {screen}: {bad}"
+        assert gone == [], f"at {screen}, deck targets met (take them off KNOWN_DECKS): {gone}"
 
 
 EXPLORER = next((p for p in sorted(NOTEBOOKS.glob("*.ipynb")) if "explorer" in p.stem), None)
@@ -230,9 +251,54 @@ def test_a_link_check_finds_a_link_to_a_notebook(tmp_path):
 def test_a_known_slide_is_let_through_only_for_its_own_finding():
     """KNOWN lets a listed slide keep its finding, no other, and says when it is gone."""
     fine = {"small": {}, "where": {}, "box": [1280, 720], "height": 720, "width": 1280, "code": 0,
-            "output": 0, "headings": [], "headingOnly": False, "figures": [], "covered": 0}
+            "output": 0, "headings": [], "headingOnly": False, "figures": [], "covered": 0,
+            "formulas": []}
     slides = {"3/1": {**fine, "code": 8}, "2/0": {**fine, "code": 9, "covered": 0.68}}
     bad, gone = unknown_problems("01_x", "1280×720", slides)
     assert bad == {"2/0": ["9 lines of code", "the slide number covers 68% of a control arrow"]}
     assert gone == []
     assert unknown_problems("01_x", "1280×720", {"3/1": fine}) == ({}, ["01 3/1"])
+
+
+def test_the_measure_finds_a_formula_cut_at_the_edge_and_counts_every_word(browser, tmp_path):
+    """The slide test can fail on what issue 43 saw: a display formula wider than the slide (the
+    slide's own scroll width stays 1280 while MathJax's box is cut), and the words in a table,
+    which a prose-only count missed."""
+    import nbformat
+
+    # a row MathJax cannot break (it breaks a long sum onto lines by itself)
+    wide = r"\begin{pmatrix}" + " & ".join(f"x_{{{i}}}" for i in range(60)) + r"\end{pmatrix}"
+    slide = {"slideshow": {"slide_type": "slide"}}
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# A deck", metadata=slide),
+        nbformat.v4.new_markdown_cell(f"## Too wide\n\n$$Y = {wide}$$", metadata=slide),
+        nbformat.v4.new_markdown_cell("## Many words\n\n| a | b |\n|---|---|\n"
+                                      + "".join(f"| w{i} | v{i} |\n" for i in range(25)),
+                                      metadata=slide)])
+    path = tmp_path / "99_probe.ipynb"
+    nbformat.write(notebook, path)
+    try:
+        [deck] = build([path], tmp_path / "out")
+    except AssetsUnavailable as error:
+        (pytest.fail if browser_required() else pytest.skip)(str(error))
+    page = browser.new_page(viewport=SCREENS["1280×720"])
+    try:
+        page.goto(deck.as_uri())
+        page.wait_for_selector(".reveal.ready", timeout=30_000)
+        page.wait_for_function(MATH_TYPESET, timeout=30_000)
+        slides = measure_deck(page)
+    finally:
+        page.close()
+    assert slides["1/0"]["formulas"] != [], "a formula cut at the slide's edge went unseen"
+    assert any("formula" in flag for flag in problems(slides["1/0"]))
+    assert slides["2/0"]["words"] == 2 + 2 + 50, slides["2/0"]["words"]  # heading and table
+
+
+def test_a_known_deck_is_let_through_only_for_its_own_target():
+    """KNOWN_DECKS lets a deck miss its listed targets, no other, and says when one is met."""
+    words = "3 of 10 slides have over 70 words: ['1/0']"
+    figures = "figures on 1 slides (at least 2 per deck)"
+    notes = "presenter notes on 1 of 10 slides (at least a quarter)"
+    assert unknown_deck_problems("00_x", [words, figures, notes]) == ([notes], [])
+    assert unknown_deck_problems("00_x", [words]) == ([], ["00 figures"])
+    assert unknown_deck_problems("08_x", [words]) == ([words], [])
