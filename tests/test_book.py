@@ -202,7 +202,7 @@ def test_presenter_notes_are_folded_into_a_notes_box(book):
 
 
 def test_every_figure_has_its_description_as_alt_text(book):
-    for name in SERIES:
+    for name in SERIES + LABS:
         cells = notebook(name).cells
         wanted = [build_book.alt_text(following.source)
                   for i, c in enumerate(cells) if build_book.has_output(c, "image/png")
