@@ -228,3 +228,17 @@ def test_the_decks_are_the_series_then_the_labs(tmp_path):
         (tmp_path / name).write_text("{}")
     assert [path.relative_to(tmp_path).as_posix() for path in build_slides.deck_notebooks(
         tmp_path)] == ["00_a.ipynb", "01_b.ipynb", "labs/a_lab.ipynb", "labs/z_lab.ipynb"]
+
+
+def test_the_series_last_deck_names_the_opt_in_lab_next_and_the_lab_ends_the_walk(tmp_path):
+    summary = cell("markdown", "## Summary: the point\n\n- the first point", "slide")
+    for name, heading in (("10_a.ipynb", "# 10 · A"), ("11_b.ipynb", "# 11 · B"),
+                          ("labs/x_lab.ipynb", "# Lab · X")):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        nbformat.write(nbformat.v4.new_notebook(cells=[cell("markdown", heading, "slide"),
+                                                       summary]), tmp_path / name)
+    closing = {name: deck.deck_of(tmp_path / name).cells[-1].source
+               for name in ("10_a.ipynb", "11_b.ipynb", "labs/x_lab.ipynb")}
+    assert closing["10_a.ipynb"].endswith("**Next:** 11 · B")
+    assert closing["11_b.ipynb"].endswith("**Next:** Lab · X (opt-in)")
+    assert closing["labs/x_lab.ipynb"].endswith("**The end of the series.**")
