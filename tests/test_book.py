@@ -21,8 +21,9 @@ from tools.publish.build_slides import AssetsUnavailable
 
 NOTEBOOKS = build_book.NOTEBOOKS
 SERIES = sorted(path.stem for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+LABS = sorted(path.stem for path in (NOTEBOOKS / build_book.LAB).glob("*.ipynb"))  # opt-in
 GLOSSARY = (NOTEBOOKS / build_book.GLOSSARY).is_file()
-PAGES = ["index", *SERIES, *(["glossary"] if GLOSSARY else []), "search", "genindex"]
+PAGES = ["index", *SERIES, *LABS, *(["glossary"] if GLOSSARY else []), "search", "genindex"]
 MAX_SECONDS, MAX_MB = 60, 40
 EXTERNAL = ("http://", "https://", "mailto:")
 # the theme and myst-parser still use an API Sphinx 11 will remove: their business, not the book's
@@ -97,7 +98,24 @@ def test_the_landing_page_is_the_readmes_table_of_notebooks(book):
         minutes = row[1] if row else None
         text = (book.index.parent / "index.html").read_text(encoding="utf-8")
         assert minutes and re.search(rf"<td><p>{minutes}</p></td>", text), name
+    for name in LABS:
+        assert f"{name}.html" in index.links, f"the landing page does not link the lab {name}"
     assert not [link for link in index.links if "notebooks/" in link], "a link into the repo"
+
+
+def test_the_contents_list_each_lab_apart_with_what_it_needs(book):
+    """The sidebar: the series, then the opt-in labs under a caption that names their command
+    (`make torch`), then the glossary; on every page."""
+    assert LABS, "notebooks/labs/ holds no lab"
+    for name in ("index", SERIES[-1], *LABS):
+        text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
+        captions = re.findall(r'<span class="caption-text">([^<]*)</span>', text)
+        needs = sorted({build_book.LAB_NEEDS[lab] for lab in LABS})
+        assert f"Opt-in lab (needs {', '.join(needs)})" in captions, (name, captions)
+        nav = text[text.index('class="caption-text">Opt-in lab'):]
+        nav = nav[:nav.index("</ul>")]
+        assert re.findall(r'href="([^"]*)"', nav) == [  # its own page links to itself as "#"
+            "#" if lab == name else f"{lab}.html" for lab in LABS], name
 
 
 def prev_next(book, name: str) -> tuple[str | None, str | None]:
@@ -109,7 +127,7 @@ def prev_next(book, name: str) -> tuple[str | None, str | None]:
 
 
 def test_the_notebooks_follow_in_order_with_previous_and_next_links(book):
-    order = ["index", *SERIES, *(["glossary"] if GLOSSARY else [])]
+    order = ["index", *SERIES, *LABS, *(["glossary"] if GLOSSARY else [])]
     for i, name in enumerate(order):
         before, after = prev_next(book, name)
         assert before == (f"{order[i - 1]}.html" if i else None), name
@@ -143,14 +161,38 @@ def test_every_page_offers_its_committed_notebook_and_says_how_to_run_it(book):
         assert got == (NOTEBOOKS / f"{name}.ipynb").read_bytes(), f"{name}: not the committed file"
         assert "make lab" in words(book, f"{name}.html"), name
         assert "book-run-it" in " ".join(page.classes), name
+    for name in LABS:  # a lab: its own file from notebooks/labs/, and the command it needs
+        page = read(book, f"{name}.html")
+        downloads = [link for link in page.links if link.endswith(f"/{name}.ipynb")]
+        assert len(downloads) == 1, f"{name}: {downloads}"
+        got = (book.index.parent / unquote(downloads[0])).read_bytes()
+        assert got == (NOTEBOOKS / build_book.LAB / f"{name}.ipynb").read_bytes(), name
+        run = re.search(r'class="[^"]*book-run-it[^"]*"(.*?)</div>', (
+            book.index.parent / f"{name}.html").read_text(encoding="utf-8"), re.DOTALL)
+        said = " ".join(re.sub(r"<[^>]+>", " ", run[1] if run else "").split())
+        assert f"run {build_book.LAB_NEEDS[name]} in its folder" in said, (name, said)
+
+
+def test_a_labs_links_to_the_series_lead_to_its_pages(book):
+    """A lab links the series one folder up (../03_….ipynb): in the book, to the pages beside it
+    (the navigation line "← 11", "Contents" included)."""
+    for name in LABS:
+        cells = notebook(name).cells
+        wanted = {f"{stem}.html" for cell in cells if cell.cell_type == "markdown"
+                  for stem in re.findall(r"\]\(\.\./(\d\d_\w+)\.ipynb", cell.source)}
+        assert "00_start_here.html" in wanted, f"{name}: no Contents link"
+        links = set(read(book, f"{name}.html").links)
+        assert wanted <= links, f"{name}: {sorted(wanted - links)} not linked"
+        assert not [link for link in links if link.endswith(".ipynb") and "_downloads" not in link]
 
 
 def notebook(name: str):
-    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    folder = NOTEBOOKS / build_book.LAB if name in LABS else NOTEBOOKS
+    return nbformat.read(folder / f"{name}.ipynb", as_version=4)
 
 
 def test_presenter_notes_are_folded_into_a_notes_box(book):
-    for name in SERIES:
+    for name in SERIES + LABS:
         notes = [c for c in notebook(name).cells if build_book.slide_type(c) == "notes"]
         text = (book.index.parent / f"{name}.html").read_text(encoding="utf-8")
         boxes = re.findall(r'<details class="presenter-notes">\s*<summary>Presenter notes'
@@ -160,7 +202,7 @@ def test_presenter_notes_are_folded_into_a_notes_box(book):
 
 
 def test_every_figure_has_its_description_as_alt_text(book):
-    for name in SERIES:
+    for name in SERIES + LABS:
         cells = notebook(name).cells
         wanted = [build_book.alt_text(following.source)
                   for i, c in enumerate(cells) if build_book.has_output(c, "image/png")
@@ -180,8 +222,8 @@ def exercise_cells(book, name: str) -> list[str]:
 def test_exercises_say_what_their_checker_will_say_not_its_verdict_on_the_template(book):
     """The notebooks keep the checker's verdict on the empty template ("Not yet: replace the
     ..."); the book says what happens when the student runs the cell."""
-    said = " ".join(re.sub(r"[*`]", "", build_book.EXERCISE_OUTPUT).split())
-    for name in SERIES:
+    for name in SERIES + LABS:
+        said = " ".join(re.sub(r"[*`]", "", build_book.exercise_output(name, name in LABS)).split())
         exercises = [c for c in notebook(name).cells
                      if "exercise" in c.metadata.get("tags", [])]
         cells = exercise_cells(book, name)
@@ -192,6 +234,8 @@ def test_exercises_say_what_their_checker_will_say_not_its_verdict_on_the_templa
             assert "❌" not in output and "Not yet:" not in output, f"{name}: a verdict shows"
         verdicts = [c for c in exercises if any("❌ Not yet" in str(o) for o in c.outputs)]
         assert not verdicts or cells, f"{name}: the test reads no exercise"
+        if name in LABS:
+            assert f"({build_book.LAB_NEEDS[name]})" in said, said
 
 
 def test_sections_and_figures_are_numbered_under_their_notebook(book):
@@ -317,10 +361,13 @@ def test_the_explorer_page_shows_a_still_picture_and_how_to_make_it_live(book):
 
 
 def test_the_staged_copy_changes_no_committed_notebook(tmp_path):
-    before = {path.name: path.read_bytes() for path in NOTEBOOKS.glob("*.ipynb")}
+    before = {path.name: path.read_bytes() for path in NOTEBOOKS.rglob("*.ipynb")}
     nb = build_book.book_copy(notebook(SERIES[1]), SERIES[1])
     assert nb.cells[1].source.startswith("```{container} book-run-it")
-    assert before == {path.name: path.read_bytes() for path in NOTEBOOKS.glob("*.ipynb")}
+    for name in LABS:
+        copy = build_book.book_copy(notebook(name), name, lab=True)
+        assert "](../" not in " ".join(c.source for c in copy.cells if c.cell_type == "markdown")
+    assert before == {path.name: path.read_bytes() for path in NOTEBOOKS.rglob("*.ipynb")}
 
 
 @pytest.mark.parametrize("source, body", [

@@ -260,7 +260,9 @@ def test_a_picture_that_is_not_base64_is_caught_before_any_builder_decodes_it():
 
 
 def test_the_series_notebooks_pass_the_checks():
-    for path in sorted(build_book.NOTEBOOKS.glob("*.ipynb")):
+    paths = sorted(build_book.NOTEBOOKS.rglob("*.ipynb"))  # the labs' too (notebooks/labs/)
+    assert [path for path in paths if path.parent.name == build_book.LAB], "no lab checked"
+    for path in paths:
         assert deck.read_notebook(path).cells, path.name
     assert json.loads((build_book.NOTEBOOKS / "00_start_here.ipynb").read_text())["cells"]
 
@@ -277,3 +279,48 @@ def test_a_headings_code_that_names_a_tag_stays_text_wherever_the_title_goes(tmp
     page = (book.index.parent / "01_title.html").read_text(encoding="utf-8")
     assert re.findall(r"<img[^>]*onerror[^>]*>", page) == []
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def lab_folder(root: Path, cells: list) -> Path:
+    """A notebooks folder with one notebook and an opt-in lab, labs/x_lab.ipynb."""
+    folder = notebook_folder(root, [])
+    (folder / build_book.LAB).mkdir()
+    nb = new_notebook(cells=[new_markdown_cell(
+        "# Lab · X\n\n[← 01 A contribution](../01_contribution.ipynb) · "
+        "[terms](../glossary.md)"), *cells])
+    nbformat.write(nb, folder / build_book.LAB / "x_lab.ipynb")
+    (folder / "glossary.md").write_text("# Glossary\n\n**term** — a word.\n", encoding="utf-8")
+    return folder
+
+
+def test_a_lab_is_a_page_after_the_series_whose_links_up_lead_to_its_pages(tmp_path):
+    folder = lab_folder(tmp_path, [new_markdown_cell("## 1 · Its section\n\nText.")])
+    book = built_or_skip(lambda: build_book.build(tmp_path / "book", folder))
+    out = book.index.parent
+    page = (out / "x_lab.html").read_text(encoding="utf-8")
+    assert 'href="01_contribution.html"' in page and 'href="glossary.html"' in page
+    assert "../" not in " ".join(re.findall(r'href="([^"]+)"', page))
+    downloads = re.findall(r'href="([^"]+/x_lab\.ipynb)"', page)
+    assert [(out / d).read_bytes() for d in downloads] == [
+        (folder / build_book.LAB / "x_lab.ipynb").read_bytes()]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "Opt-in lab (needs its own set-up)" in index  # a lab LAB_NEEDS does not name
+
+
+def test_a_labs_reference_outside_the_notebooks_folder_is_refused_naming_the_lab(tmp_path):
+    secret = tmp_path / "private" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text(SECRET, encoding="utf-8")
+    up = "../" * 30 + str(secret.parent).lstrip("/")
+    folder = lab_folder(tmp_path, [new_markdown_cell(f"[the key]({up}/secret.txt)")])
+    lines = refused(tmp_path, folder)
+    assert [line for line in lines if line.startswith("x_lab.ipynb, cell 2")
+            and f"{up}/secret.txt" in line], lines
+    assert SECRET not in files_of(tmp_path / "book")
+
+
+def test_a_malformed_lab_stops_the_book_in_one_line_naming_it(tmp_path):
+    folder = lab_folder(tmp_path, [])
+    (folder / build_book.LAB / "x_lab.ipynb").write_text("not json", encoding="utf-8")
+    lines = refused(tmp_path, folder)
+    assert len(lines) == 1 and lines[0].startswith("notebook x_lab.ipynb must be a Jupyter"), lines

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.publish import build_slides, deck, sanitize
+from tools.publish import build_slides, deck, deck_pages, sanitize
 from tools.serve import servers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,3 +195,50 @@ def test_a_widget_without_a_picture_is_left_as_saved():
     nb, _ = build_slides.still_pictures(widget_notebook(picture=False), {})
     assert sanitize.WIDGET_VIEW in nb.cells[0].outputs[0].data
     assert len(nb.cells) == 1 and "widgets" in nb.metadata
+
+
+def test_a_labs_links_one_folder_up_and_the_series_links_to_a_lab_go_to_the_decks():
+    """A lab (notebooks/labs/) links the series as ../NN_name.ipynb and the glossary as
+    ../glossary.md; the series links a lab as labs/NAME.ipynb: in the decks' flat folder each goes
+    to the deck or page beside it (issue 42)."""
+    assert deck_pages.deck_link(
+        "[← 11 P](../11_positions_in_practice.ipynb) · [Contents](../00_start_here.ipynb#top)"
+        " · [terms](../glossary.md#rope)") == (
+        "[← 11 P](11_positions_in_practice.slides.html) · [Contents](00_start_here.slides.html)"
+        " · [terms](glossary.html#rope)")
+    assert deck_pages.deck_link("[Lab →](labs/torch_bridge.ipynb)") == (
+        "[Lab →](torch_bridge.slides.html)")
+    for kept in ("[x](../../01_x.ipynb)", "[x](labs/data.csv)", "[x](https://a.b/01_x.ipynb)"):
+        assert deck_pages.deck_link(kept) == kept
+
+
+def test_the_decks_index_lists_a_lab_apart_with_the_command_it_needs():
+    page = deck_pages.index_page([("00_start.slides.html", "00 · Start"),
+                                  ("torch_bridge.slides.html", "Lab · A bridge to PyTorch")],
+                                 glossary=True)
+    series, labs = page.split("<h2>Opt-in labs</h2>")
+    assert 'href="00_start.slides.html"' in series and "torch_bridge" not in series
+    assert 'href="torch_bridge.slides.html"' in labs and "<code>make torch</code>" in labs
+    assert "Opt-in labs" not in deck_pages.index_page([("00_start.slides.html", "00")], False)
+
+
+def test_the_decks_are_the_series_then_the_labs(tmp_path):
+    for name in ("01_b.ipynb", "00_a.ipynb", "labs/z_lab.ipynb", "labs/a_lab.ipynb"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    assert [path.relative_to(tmp_path).as_posix() for path in build_slides.deck_notebooks(
+        tmp_path)] == ["00_a.ipynb", "01_b.ipynb", "labs/a_lab.ipynb", "labs/z_lab.ipynb"]
+
+
+def test_the_series_last_deck_names_the_opt_in_lab_next_and_the_lab_ends_the_walk(tmp_path):
+    summary = cell("markdown", "## Summary: the point\n\n- the first point", "slide")
+    for name, heading in (("10_a.ipynb", "# 10 · A"), ("11_b.ipynb", "# 11 · B"),
+                          ("labs/x_lab.ipynb", "# Lab · X")):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        nbformat.write(nbformat.v4.new_notebook(cells=[cell("markdown", heading, "slide"),
+                                                       summary]), tmp_path / name)
+    closing = {name: deck.deck_of(tmp_path / name).cells[-1].source
+               for name in ("10_a.ipynb", "11_b.ipynb", "labs/x_lab.ipynb")}
+    assert closing["10_a.ipynb"].endswith("**Next:** 11 · B")
+    assert closing["11_b.ipynb"].endswith("**Next:** Lab · X (opt-in)")
+    assert closing["labs/x_lab.ipynb"].endswith("**The end of the series.**")

@@ -23,8 +23,15 @@ import pytest
 from tests.answers import is_exercise, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
-             if (ROOT / "solutions" / f"nb{p.name[:2]}_solutions.py").exists()]
+def solutions_of(path: Path) -> str:
+    """The solutions module of a notebook (nbNN_solutions) or of a lab (NAME_solutions)."""
+    lab = path.parent.name == "labs"
+    return f"{path.stem}_solutions" if lab else f"nb{path.name[:2]}_solutions"
+
+
+NOTEBOOKS = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb")) +
+             sorted((ROOT / "notebooks" / "labs").glob("*.ipynb"))  # the opt-in labs too
+             if (ROOT / "solutions" / f"{solutions_of(p)}.py").exists()]
 SHARED = 2  # word triples a note shares with a solution before it gives the answer away
 
 
@@ -33,10 +40,10 @@ def triples(text: str) -> set:
     return set(zip(words, words[1:], words[2:], strict=False))
 
 
-def explanations(number: str) -> dict[str, str]:
-    """For each name the solutions of notebook ``number`` define: the prose of its block (the
-    comments from the statement before it on, and its docstrings)."""
-    source = (ROOT / "solutions" / f"nb{number}_solutions.py").read_text("utf-8")
+def explanations(module: str) -> dict[str, str]:
+    """For each name the solutions ``module`` (nb10_solutions, say) defines: the prose of its
+    block (the comments from the statement before it on, and its docstrings)."""
+    source = (ROOT / "solutions" / f"{module}.py").read_text("utf-8")
     lines, start, found = source.splitlines(), 0, {}
     for node in ast.parse(source).body:
         block = "\n".join(lines[start:node.end_lineno])
@@ -66,7 +73,7 @@ def answers(path: Path) -> list[tuple[int, set]]:
     solution's explanation that the notebook does not show students anyway."""
     cells = json.loads(path.read_text("utf-8"))["cells"]
     shown = set().union(*(triples("".join(c["source"])) for c in cells if not is_note(c)))
-    solved = explanations(path.name[:2])
+    solved = explanations(solutions_of(path))
     return [(at, set().union(*(triples(solved.get(name, "")) for name, *_ in
                                placeholders("".join(cell["source"])))) - shown)
             for at, cell in enumerate(cells) if is_exercise(cell)]

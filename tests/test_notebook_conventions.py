@@ -452,20 +452,27 @@ def test_the_glossary_is_linked_from_the_door_and_defines_its_terms():
     terms = re.findall(r"^\*\*(.+?)\*\*", glossary.read_text(encoding="utf-8"), re.M)
     needed = ["GELU", "[CLS]", "BERT", "LayerNorm", "BatchNorm", "inductive bias", "Deep Sets",
               "LSTM", "⊙", "dilation", "convolution", "ALiBi", "cross-entropy", "logits", "Adam",
-              "autograd", "np.einsum"]
+              "autograd", "np.einsum",
+              # notebook 11's, and the PyTorch lab's (notebooks/labs/torch_bridge.ipynb)
+              "rope_theta", "YaRN", "NTK", "position interpolation", "partial RoPE",
+              "decoupled RoPE", "interleaved and halves", "positional head", "sliding window",
+              "scaled_dot_product_attention", "attn_mask", "key_padding_mask", "is_causal",
+              "nn.MultiheadAttention", "float32", "PyTorch"]
     missing = [t for t in needed if not any(t.lower() in term.lower() for term in terms)]
     assert missing == [], f"glossary lacks {missing}"
 
 
 # The opt-in labs (notebooks/labs/: the PyTorch bridge, make test-torch) keep the conventions
-# every notebook keeps, outside the numbered walk (no exercise checker: they compare libraries).
+# every notebook keeps, outside the numbered walk; a lab's checker is posattn.exercises.NAME and
+# its solutions solutions/NAME_solutions.py.
 LABS = sorted((NOTEBOOKS / "labs").glob("*.ipynb"))
 LAB_CHECKS = [test_every_cell_has_slide_metadata, test_saved_after_restart_and_run_all,
               test_outputs_are_png_and_errors_are_deliberate,
               test_every_figure_has_a_text_description_under_it,
               test_few_cells_escape_output_comparison, test_no_hard_coded_results_and_few_asserts,
               test_presenter_notes_exist, test_no_machine_paths_or_memory_addresses_in_outputs,
-              test_presenter_notes_look_like_presenter_notes]
+              test_presenter_notes_look_like_presenter_notes, test_every_heading_states_its_point,
+              test_ends_with_a_claim_a_summary_and_exercises]
 
 
 @pytest.mark.parametrize("check", LAB_CHECKS, ids=lambda check: check.__name__[5:])
@@ -486,6 +493,37 @@ def test_a_lab_opens_with_goals_needs_and_links_that_resolve(path):
     broken = sorted(link for link in links if not (path.parent / link).resolve().exists())
     assert broken == [], f"{path.name}: broken links {broken}"
     assert any(re.search(r"^#+ .*Summary", source(c), re.M) for c in cells), path.name
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda path: path.stem)
+def test_a_labs_exercises_import_their_checker_and_are_answered_by_the_solutions(path):
+    """As test_exercise_cells_are_excused_and_answered_by_the_solutions, for a lab: each
+    exercise cell imports posattn.exercises.NAME itself, is excused from nbval, and
+    solutions/NAME_solutions.py defines every answer it leaves as `...`."""
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if is_exercise(c)]
+    assert cells, f"{path.name}: no cell tagged 'exercise'"
+    solutions = importlib.import_module(f"solutions.{path.stem}_solutions")
+    for cell in cells:
+        assert "nbval-ignore-output" in tags(cell), f"{path.name}: exercise cell not excused"
+        assert f"from posattn.exercises import {path.stem}" in source(cell), source(cell)[:60]
+        answers = [answer for answer, _, _ in placeholders(source(cell))]
+        assert answers and all(hasattr(solutions, a) for a in answers), (path.name, answers)
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda path: path.stem)
+def test_a_lab_reads_within_the_budget_and_the_readme_says_its_minutes(path):
+    """A lab is in the series' walk (issue 42): a row of the README's table, "| lab | [title]
+    (notebooks/labs/NAME.ipynb)… | minutes |", its minutes as reading_minutes computes them, at
+    most 20 like every notebook's, and the total line says them."""
+    minutes = reading_minutes(json.loads(path.read_text(encoding="utf-8")))
+    assert minutes <= 20, f"{path.name}: {minutes:.1f} reading minutes (at most 20)"
+    readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    row = re.search(rf"^\| lab \| \[[^\]]+\]\(notebooks/labs/{re.escape(path.name)}\)[^\n]*"
+                    r"\| (\d+) \|$", readme, re.M)
+    assert row, f"the README's table has no row for {path.name}"
+    assert row[1] == str(round(minutes)), (path.name, row[1], round(minutes, 1))
+    if len(LABS) == 1:
+        assert f"; the opt-in lab, {round(minutes)} more." in readme
 
 
 def test_the_default_nbval_run_leaves_the_labs_out():

@@ -357,12 +357,11 @@ def summary(decks: dict[str, dict[str, dict]]) -> str:
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tools.publish.build_slides import ROOT, build
+    from tools.publish.build_slides import ROOT, build, deck_notebooks
     from tools.run.lab_driver import launch_chromium
 
     counts = "--summary" in argv
-    notebooks = [Path(a) for a in argv if a != "--summary"] or sorted(
-        (ROOT / "notebooks").glob("*.ipynb"))
+    notebooks = [Path(a) for a in argv if a != "--summary"] or deck_notebooks()
     decks = build(notebooks, ROOT / "build" / "slides")
     measured = {screen: {} for screen in SCREENS}
     with sync_playwright() as playwright:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tools.publish import build_book, build_slides
-from tools.publish.build_slides import AssetsUnavailable, build
+from tools.publish.build_slides import AssetsUnavailable, build, deck_notebooks
 from tools.run.lab_driver import NOTEBOOKS
 
 from .deck_measure import MATH_DONE
@@ -60,7 +60,7 @@ def built(make, out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory) -> Path:
-    return built(lambda out: build(sorted(NOTEBOOKS.glob("*.ipynb")), out),
+    return built(lambda out: build(deck_notebooks(NOTEBOOKS), out),
                  tmp_path_factory.mktemp("slides"))
 
 
@@ -90,7 +90,7 @@ def narrowed(page, before: int) -> None:
         pass
 
 
-@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", deck_notebooks(NOTEBOOKS), ids=lambda p: p.stem)
 def test_every_slide_of_a_deck_meets_wcag_2_1_aa(browser, decks, notebook: Path):
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page, deck = context.new_page(), (decks / f"{notebook.stem}.slides.html").as_uri()

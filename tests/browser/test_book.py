@@ -38,8 +38,9 @@ pytestmark = [
 ]
 SUB_PATH = "course/position-problem"
 SERIES = sorted(path.stem for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-PAGES = ["index", *SERIES, *(["glossary"] if (NOTEBOOKS / "glossary.md").is_file() else []),
-         "search", "genindex"]
+LABS = sorted(path.stem for path in (NOTEBOOKS / build_book.LAB).glob("*.ipynb"))  # opt-in
+PAGES = ["index", *SERIES, *LABS,
+         *(["glossary"] if (NOTEBOOKS / "glossary.md").is_file() else []), "search", "genindex"]
 EXPLORER = next((name for name in SERIES if "explorer" in name), None)
 PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 900}
 PHONE_390 = {"width": 390, "height": 844}

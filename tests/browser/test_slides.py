@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tools.publish.build_slides import AssetsUnavailable, build
+from tools.publish.build_slides import AssetsUnavailable, build, deck_notebooks
 from tools.publish.deck import deck_of
 from tools.run.lab_driver import NOTEBOOKS
 
@@ -39,6 +39,7 @@ from .deck_measure import SCREENS, deck_problems, measure_deck, on_screen, probl
 from .jlab import SCREENSHOTS, browser_required, expected_slides
 
 pytestmark = pytest.mark.browser
+DECKS = deck_notebooks(NOTEBOOKS)  # the series, then the opt-in labs (notebooks/labs/)
 LOCAL = ("file://", "data:", "blob:", "about:")
 MATH_TYPESET = ("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
                 " && document.querySelector('.MathJax_CHTML')")
@@ -48,10 +49,11 @@ EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F]")
 
 @pytest.fixture(scope="session")
 def decks(tmp_path_factory) -> Path:
-    """Every deck, built into a temporary folder (the registry is needed on a first build only)."""
+    """Every deck, the labs' too, built into a temporary folder (the registry is needed on a
+    first build only)."""
     out = tmp_path_factory.mktemp("slides")
     try:
-        build(sorted(NOTEBOOKS.glob("*.ipynb")), out)
+        build(DECKS, out)
     except AssetsUnavailable as error:
         (pytest.fail if browser_required() else pytest.skip)(str(error))
     return out
@@ -110,7 +112,7 @@ def unknown_problems(stem: str, screen: str, slides: dict[str, dict]) -> tuple[d
     return bad, gone
 
 
-@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", DECKS, ids=lambda p: p.stem)
 def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
     """On a 16:9 projector (1280×720) and a 4:3 one (1024×768), every slide measured."""
     deck = deck_of(notebook)
@@ -217,14 +219,24 @@ def broken_links(folder: Path) -> dict[str, list[str]]:
 
 
 def test_every_link_of_every_deck_opens_a_built_file(decks):
-    """The navigation in a deck ("← 00", "Contents", "02 … →", the glossary) leads to the decks
-    and pages beside it, and the index lists every deck (issue 43 §3)."""
+    """The navigation in a deck ("← 00", "Contents", "02 … →", the glossary; a lab's "← 11" one
+    folder up) leads to the decks and pages beside it, and the index lists every deck, the
+    labs apart with the command each needs (issue 43 §3, issue 42)."""
     built = sorted(path.name for path in decks.glob("*.slides.html"))
-    index = Links((decks / "index.html").read_text(encoding="utf-8"))
+    index_text = (decks / "index.html").read_text(encoding="utf-8")
+    index = Links(index_text)
     hrefs = [href for path in decks.glob("*.slides.html")
              for href in Links(path.read_text(encoding="utf-8")).hrefs]
-    assert len(built) == len(sorted(NOTEBOOKS.glob("*.ipynb")))
+    assert built == sorted(f"{path.stem}.slides.html" for path in DECKS)
     assert sorted(set(index.hrefs) & set(built)) == built, "the index misses a deck"
+    labs = [path.stem for path in DECKS if path.parent.name == "labs"]
+    assert labs, "no lab's deck"
+    listed = index_text[index_text.index("<h2>Opt-in labs</h2>"):]
+    for lab in labs:
+        assert f'href="{lab}.slides.html"' in listed, f"{lab} is not listed apart as a lab"
+        lab_links = Links((decks / f"{lab}.slides.html").read_text(encoding="utf-8")).hrefs
+        assert "00_start_here.slides.html" in lab_links, f"{lab}: no Contents link"
+    assert "make torch" in listed
     assert sum(not href.startswith("#") for href in hrefs) >= len(built), "no navigation links"
     assert broken_links(decks) == {}
 

@@ -3,7 +3,10 @@
 The pages are the committed notebooks with their stored outputs (nothing is executed), made into
 HTML by Sphinx with myst-nb and sphinx-book-theme (book/ holds the configuration, CSS and
 JS; book/extension.py the Sphinx extension). The landing page is made from the README's
-table of notebooks; notebooks/glossary.md, when present, is the glossary page. The one script
+table of notebooks; notebooks/glossary.md, when present, is the glossary page. An opt-in lab
+(notebooks/labs/NAME.ipynb) is a page too, NAME.html, after the series and listed apart in the
+contents ("Opt-in lab", with what it needs: LAB_NEEDS); its links to the series (`../NN_name.ipynb`)
+go to their pages. Its stored outputs are the page: no PyTorch is needed to build it. The one script
 package a page loads, MathJax 2, is from the decks' npm packages (slide_assets/): the first
 build installs them with `npm ci` like `make slides` does, later builds need no network.
 Every link is relative, so the folder works from file://, from `python -m http.server` and from
@@ -76,6 +79,13 @@ SVG_SIZE = re.compile(r"""\s(width|height|viewBox)\s*=\s*["']([0-9.\s,a-z%-]{1,6
                       re.IGNORECASE)
 RUN_IT = ("To run it: get the series, run `make lab` in its folder (Python 3.11 or newer, see "
           "the README's quick start) and open the notebook in JupyterLab.")
+LAB = "labs"  # the opt-in labs' folder, inside the notebooks' folder
+# how to run a lab, by its name: the command that sets up what it needs
+LAB_NEEDS = {"torch_bridge": "make torch"}
+RUN_LAB = ("To run it: get the series and run `{command}` in its folder: it sets up what this "
+           "opt-in lab needs beside the series' own packages (the README says what) and opens "
+           "JupyterLab, where the notebook is labs/{name}.ipynb.")
+UP_LINK = re.compile(r"\]\(\.\./([^)\s/]+\.(?:ipynb|md)(?:#[^)\s]*)?)\)")  # a lab's link up
 
 
 @dataclass
@@ -138,11 +148,29 @@ def caption(description: str, number: str) -> str:
     return f"*{name}:* {rest}" if label[2] else f"*{name}: {rest}"  # the italics as they were
 
 
-def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
+def run_it(name: str, lab: bool) -> str:
+    """The line under a page's title: its notebook to download, and how to run it."""
+    how = RUN_LAB.format(command=LAB_NEEDS.get(name, "make lab"), name=name) if lab else RUN_IT
+    return (f"{{download}}`Download this notebook <_notebooks/{name}.ipynb>` "
+            f"({name}.ipynb, with its outputs). {how}")
+
+
+def exercise_output(name: str, lab: bool = False) -> str:
+    """What an exercise's output says in the book: EXERCISE_OUTPUT, with a lab's own command."""
+    return EXERCISE_OUTPUT.replace("`make lab`", f"`{LAB_NEEDS.get(name, 'make lab')}`") \
+        if lab else EXERCISE_OUTPUT
+
+
+def book_copy(nb: NotebookNode, name: str, lab: bool = False) -> NotebookNode:
     """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
     for those that would run script (sanitize.py; the pages' HTML is cleaned as read), the
-    exercises' verdicts on their empty templates and widget views (no page runs a widget)."""
+    exercises' verdicts on their empty templates and widget views (no page runs a widget). A lab
+    (lab=True) sits beside the series' pages: its links one folder up lead to them."""
     nb, _ = sanitize.safe_notebook(nb)
+    if lab:
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                cell.source = UP_LINK.sub(r"](\1)", cell.source)
     nb.metadata = NotebookNode({key: nb.metadata[key] for key in METADATA if key in nb.metadata})
     chapter = int(name[:2]) if name[:2].isdigit() else None
     if chapter is not None:
@@ -155,8 +183,9 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
         if cell.cell_type == "markdown" and slide_type(cell) == "notes":
             cell.source = presenter_notes(cell.source)
         elif "exercise" in tags(cell) and cell.get("outputs"):
+            said = exercise_output(name, lab)
             cell.outputs = [nbformat.v4.new_output("display_data", {
-                "text/markdown": EXERCISE_OUTPUT, "text/plain": plain(EXERCISE_OUTPUT)})]
+                "text/markdown": said, "text/plain": plain(said)})]
         elif has_output(cell, "image/png") and described:
             settings = cell.metadata.setdefault("mystnb", {})
             settings["image"] = {"alt": alt_text(following.source)}
@@ -167,8 +196,7 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
                                       "name": f"figure-{number.replace('.', '-')}"}
                 dropped.add(id(following))
     cells = [cell for cell in cells if id(cell) not in dropped]
-    download = (f"{{download}}`Download this notebook <_notebooks/{name}.ipynb>` "
-                f"({name}.ipynb, with its outputs). {RUN_IT}")
+    download = run_it(name, lab)
     nb.cells = [cells[0], markdown(f"```{{container}} book-run-it\n{download}\n```"), *cells[1:]]
     nb = build_slides.still_pictures(nb, {})[0]  # after the alt texts: the line is no figure's
     for cell in nb.cells:  # a widget nothing draws: its text, as JupyterLab shows it untrusted
@@ -177,8 +205,9 @@ def book_copy(nb: NotebookNode, name: str) -> NotebookNode:
     return nb
 
 
-def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
-    """The README's title, opening paragraph and section "The notebooks", with page links."""
+def landing_page(readme: str, glossary: bool, pages: list[str], labs: list[str] = ()) -> str:
+    """The README's title, opening paragraph and section "The notebooks", with page links; the
+    contents list the series' pages, then the labs' under their own caption, then the glossary."""
     title = re.search(r"^# .+$", readme, re.MULTILINE)
     found = re.search(r"^## The notebooks\n(.*?)(?=^## )", readme, re.MULTILINE | re.DOTALL)
     if not (title and found):
@@ -189,16 +218,26 @@ def landing_page(readme: str, glossary: bool, pages: list[str]) -> str:
     name, _, claim = title[2:].partition(" — ")  # a short title; the claim under it
     title = f"# {name}\n\n**{claim[:1].upper()}{claim[1:]}.**" if claim else title
     section = found[1]
-    section = re.sub(r"\]\(notebooks/([^)]+)\)", r"](\1)", section)  # a notebook: its page
-    section = re.sub(r"\[([^\]]+)\]\((?![0-9][0-9]_)[^)]*\)", r"\1", section)  # others: text
+    section = re.sub(rf"\]\(notebooks/(?:{LAB}/)?([^)]+)\)", r"](\1)", section)  # its page
+    kept = "|".join([r"[0-9][0-9]_", *(re.escape(f"{lab}.ipynb") for lab in labs)])
+    section = re.sub(rf"\[([^\]]+)\]\((?!{kept})[^)]*\)", r"\1", section)  # others: text
     glossary_line = "The [glossary](glossary.md) defines every term the series uses.\n\n"
-    toc = "\n".join(pages + (["glossary"] if glossary else []))
+    needs = ", ".join(sorted({LAB_NEEDS.get(lab, "its own set-up") for lab in labs}))
+    tocs = [toctree(pages), toctree(labs, f"Opt-in lab (needs {needs})" if labs else ""),
+            toctree(["glossary"] if glossary else [], "Reference")]
     return (f"{title}\n\n{opening}\n\n## The notebooks\n{section.rstrip()}\n\n"
             f"{glossary_line if glossary else ''}"
             "This book shows each notebook with the outputs it was saved with. Every page offers "
             "its notebook for download; to run them, get the series and type `make lab` "
-            "(Python 3.11 or newer).\n\n"
-            f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{toc}\n```\n")
+            "(Python 3.11 or newer).\n\n" + "\n".join(toc for toc in tocs if toc))
+
+
+def toctree(pages: list[str], caption: str = "") -> str:
+    """A hidden toctree of pages (the sidebar's contents, in that order), under caption if any;
+    "" for no pages."""
+    heading = f":caption: {caption}\n" if caption else ""
+    return (f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n{heading}\n" + "\n".join(pages) + "\n```\n"
+            if pages else "")
 
 
 def copy_assets(static: Path) -> None:
@@ -258,7 +297,10 @@ def stage(src: Path, notebooks: Path) -> None:
     """Sphinx's source folder: the configuration, the book's notebooks, the landing page. Each
     notebook is read and checked first (a NotebookError, one line, for a malformed one)."""
     names = sorted(path.stem for path in notebooks.glob("[0-9][0-9]_*.ipynb"))
-    read = {name: read_notebook(notebooks / f"{name}.ipynb") for name in names}
+    labs = sorted(path.stem for path in (notebooks / LAB).glob("*.ipynb"))
+    paths = {**{name: notebooks / f"{name}.ipynb" for name in names},
+             **{lab: notebooks / LAB / f"{lab}.ipynb" for lab in labs}}
+    read = {name: read_notebook(path) for name, path in paths.items()}
     glossary = (notebooks / GLOSSARY).is_file()
     text = glossary_text(notebooks / GLOSSARY) if glossary else ""
     shutil.copytree(CONF, src, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
@@ -267,15 +309,15 @@ def stage(src: Path, notebooks: Path) -> None:
     (src / extension.DOWNLOADS).mkdir()
     cells = {}
     for name, nb in read.items():
-        shutil.copy(notebooks / f"{name}.ipynb", src / extension.DOWNLOADS)  # as committed
+        shutil.copy(paths[name], src / extension.DOWNLOADS)  # as committed
         before = list(nb.cells)
-        copy = book_copy(nb, name)
+        copy = book_copy(nb, name, lab=name in labs)
         cells[name] = staged_cells(before, copy.cells)
         nbformat.write(copy, src / f"{name}.ipynb")
     (src / extension.CELLS).write_text(json.dumps(cells), encoding="utf-8")
     if glossary:
         (src / GLOSSARY).write_text(text, encoding="utf-8")
-    page = landing_page(README.read_text(encoding="utf-8"), glossary, names)
+    page = landing_page(README.read_text(encoding="utf-8"), glossary, names, labs)
     (src / "index.md").write_text(page, encoding="utf-8")
 
 

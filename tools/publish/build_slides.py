@@ -1,5 +1,7 @@
 """Build an offline reveal.js deck per notebook: `make slides` -> build/slides/NN_name.slides.html,
-with build/slides/index.html listing them (and glossary.html: tools/publish/deck_pages.py).
+and one per opt-in lab (notebooks/labs/NAME.ipynb -> build/slides/NAME.slides.html, from its stored
+outputs: building needs no PyTorch), with build/slides/index.html listing them (and glossary.html:
+tools/publish/deck_pages.py).
 
 The scripts a deck loads (reveal.js, require.js, jQuery, MathJax 2, the widget renderer) are npm
 packages pinned in tools/publish/slide_assets/package-lock.json. The FIRST build (`make slides` or
@@ -10,7 +12,7 @@ text never runs as script in its deck: nbconvert's `sanitize_html`, with tools/p
 policy (nor is an image fetched from the web). A malformed notebook stops the build with one line
 naming the notebook and the cell (tools/publish/deck.py's read_notebook).
 
-    python -m tools.publish.build_slides [NOTEBOOK ...]     # default: every notebooks/*.ipynb
+    python -m tools.publish.build_slides [NOTEBOOK ...]     # default: every deck_notebooks()
 """
 
 import fcntl
@@ -29,7 +31,7 @@ from nbformat.v4 import new_markdown_cell
 
 from tools.publish import sanitize
 from tools.publish.deck import NotebookError, deck_of, title, with_kind
-from tools.publish.deck_pages import deck_links, write_pages
+from tools.publish.deck_pages import LAB, deck_links, write_pages
 from tools.publish.deck_tables import deck_tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +56,13 @@ OWN = ("series-slides.css", "series-size.js")
 STILL = "*A still picture of one shuffle: run this notebook (`make lab`) to shuffle it yourself.*"
 MUST_HAVE = ("reveal.js/dist/reveal.js", "requirejs/require.js", "jquery/dist/jquery.min.js",
              "mathjax/MathJax.js", "@jupyter-widgets/html-manager/dist/embed-amd.js")
+
+
+def deck_notebooks(folder: Path | None = None) -> list[Path]:
+    """The notebooks that have a deck: the series (folder/*.ipynb), then the opt-in labs
+    (folder/labs/*.ipynb). folder: notebooks/ by default."""
+    folder = folder or ROOT / "notebooks"
+    return sorted(folder.glob("*.ipynb")) + sorted((folder / LAB).glob("*.ipynb"))
 
 
 class AssetsUnavailable(RuntimeError):
@@ -216,12 +225,13 @@ def build(notebooks: list[Path], out: Path) -> list[Path]:
     for deck, page in zip(decks, pages, strict=True):
         deck.write_text(page, encoding="utf-8")
     titles = {notebook.stem: title(view) for notebook, view in zip(notebooks, views, strict=True)}
-    write_pages(out, notebooks[0].parent if notebooks else ROOT / "notebooks", titles)
+    folder = notebooks[0].parent if notebooks else ROOT / "notebooks"
+    write_pages(out, folder.parent if folder.name == LAB else folder, titles)  # the glossary's
     return decks
 
 
 def main(argv: list[str]) -> None:
-    notebooks = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    notebooks = [Path(a) for a in argv] or deck_notebooks()
     try:
         decks = build(notebooks, ROOT / "build" / "slides")
     except (AssetsUnavailable, NotebookError) as error:

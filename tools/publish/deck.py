@@ -297,8 +297,13 @@ def title(nb: NotebookNode) -> str:
 
 
 def deck_of(notebook: Path) -> NotebookNode:
-    """The deck of notebooks/NN_name.ipynb, its closing slide naming the next notebook."""
+    """The deck of notebooks/NN_name.ipynb, its closing slide naming the next notebook; after the
+    series' last, the first opt-in lab (notebooks/labs/), marked as opt-in. A lab's deck ends
+    the walk."""
     nb = read_notebook(notebook)
     later = sorted(p for p in notebook.parent.glob("[0-9][0-9]_*.ipynb") if p.name > notebook.name)
-    next_title = title(read_notebook(later[0])) if later else None
+    labs = sorted((notebook.parent / "labs").glob("*.ipynb")) if notebook.parent.name != "labs" \
+        else []
+    next_title = (title(read_notebook(later[0])) if later else
+                  f"{title(read_notebook(labs[0]))} (opt-in)" if labs else None)
     return deck_view(nb, closing_slide(nb, next_title))

@@ -5,14 +5,14 @@ view (`?print-pdf`: every slide on its own page, fragments shown, the slide numb
 by headless Chromium's `--print-to-pdf`, from disk, with no network. The pages have the slide's
 16:9 shape. Chromium is $POSATTN_CHROMIUM, else /usr/bin/chromium.
 
-    python -m tools.publish.handouts [NOTEBOOK ...]     # default: every notebooks/*.ipynb
+    python -m tools.publish.handouts [NOTEBOOK ...]     # default: every deck (the labs too)
 """
 
 import subprocess
 import sys
 from pathlib import Path
 
-from tools.publish.build_slides import ROOT, AssetsUnavailable, build
+from tools.publish.build_slides import ROOT, AssetsUnavailable, build, deck_notebooks
 from tools.publish.deck import NotebookError
 from tools.run.lab_driver import CHROMIUM_ARGS, chromium
 
@@ -47,7 +47,7 @@ def handouts(notebooks: list[Path], out: Path = HANDOUTS, slides: Path | None = 
 
 
 def main(argv: list[str]) -> None:
-    notebooks = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    notebooks = [Path(a) for a in argv] or deck_notebooks()
     try:
         pdfs = handouts(notebooks)
     except (AssetsUnavailable, NotebookError, RuntimeError) as error:
