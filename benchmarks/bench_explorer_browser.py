@@ -11,10 +11,11 @@ Each click is timed in the page in two ways, both from the click:
 - first frame: polled on every animation frame, until the first frame whose img holds the new
   picture (its source changed and the image is complete);
 - painted: until the img's source changed, ``decode()`` resolved and two animation frames passed.
-Rounds interleave the three. Target: explorer at most 3.5× the PNG swap, by either measure.
+Rounds interleave the three. Target: explorer at most 2.5× the PNG swap, by either measure.
 """
 
 import argparse
+import os
 import statistics
 import tempfile
 from pathlib import Path
@@ -23,7 +24,7 @@ import nbformat
 
 from tools.run.lab_driver import launch_chromium, open_notebook, run_all, serving
 
-TARGET = 3.5
+TARGET = 2.5
 SETUP = '''\
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -130,7 +131,9 @@ def main(rounds: int) -> None:
             times = measure(page, rounds)
             browser.close()
     median = {key: statistics.median(t) for key, t in times.items()}
-    print(f"click to new pixels in JupyterLab, median of {rounds} clicks each, interleaved:")
+    print(f"click to new pixels in JupyterLab, median of {rounds} clicks each, interleaved "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; on a busy machine "
+          "the explorer's drawing waits for a core and the ratios grow):")
     for how in MEASURES:
         swap = median[how, "png swap"]
         print(f"  {how}:")

@@ -132,11 +132,16 @@ def test_a_shuffle_redraws_only_the_shuffled_panel(explorer, monkeypatch):
     monkeypatch.setattr(explorer.figure, "draw_artist", lambda a: (drawn.append(a), draw(a)))
     plot = explorer._plot
     left, right = (set(plot._artists(ax)) for ax in plot.axes)
+    titles = [ax.title for ax in plot.axes]
     explorer.shuffle_button.click()
-    assert drawn and set(drawn) <= right  # A and the heading stay as they were
+    assert drawn and set(drawn) <= right  # A, the titles and the heading stay as they were
+    assert not set(drawn) & {plot.heading, *titles}
     drawn.clear()
     explorer.scheme.value = "rope"  # a new A, a new A' and a new heading
     assert left <= set(drawn) and right <= set(drawn) and plot.heading in drawn
+    drawn.clear()
+    explorer.unshuffle.value = True  # the right panel's title changes: the titles are drawn
+    assert set(titles) <= set(drawn)
 
 
 def test_both_panels_share_one_scale_up_to_the_largest_weight(explorer):

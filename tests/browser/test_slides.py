@@ -74,7 +74,7 @@ KNOWN = {
     "1024×768": {
         "07 3/2": "lines of code", "10 3/0": "lines of code",
         "08 8/0": "overflows", "09 4/0": "overflows", "10 1/4": "overflows",
-        "05 3/1": "figure text", "07 2/0": "figure text", "08 3/1": "figure text",
+        "07 2/0": "figure text", "08 3/1": "figure text",
         "09 4/2": "figure text",
     },
 }

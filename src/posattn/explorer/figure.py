@@ -1,10 +1,10 @@
 """The explorer's figure: A | A' and one colour bar, one persistent Figure updated by blitting
 (``copy_from_bbox``, ``restore_region``, ``draw_artist``) and sent as a PNG (Pillow).
 
-A click redraws only what it changed (a shuffle leaves A and the heading alone), each part over
-its own strip of the cached background. Words are drawn in the series' font, or, for characters
-it lacks, in an installed font that has them (matplotlib's font manager); a word that no font
-can draw is refused before anything is drawn.
+A click redraws only what it changed (a shuffle leaves A, the titles and the heading alone),
+each part over its own strip of the cached background. Words are drawn in the series' font, or,
+for characters it lacks, in an installed font that has them (matplotlib's font manager); a word
+that no font can draw is refused before anything is drawn.
 """
 
 import functools
@@ -109,19 +109,21 @@ class ExplorerFigure:
         vmax = math.ceil(max(A.max(), A2.max()) * 20) / 20  # a round scale: it seldom changes
         if vmax != self._vmax:
             self._capture(vmax)
-        for i, (M, words, title) in enumerate(zip((A, A2), (labels, labels2), titles,
-                                                  strict=True)):
-            if self._shown[i] != (M.tobytes(), tuple(words), title):
-                self._redraw_panel(i, M, words, title, vmax)
-        if self._shown[2] != heading:
+        for i, (M, words) in enumerate(zip((A, A2), (labels, labels2), strict=True)):
+            if self._shown[i] != (M.tobytes(), tuple(words)):
+                self._redraw_panel(i, M, words, vmax)
+        if self._shown[2] != (heading, *titles):  # a shuffle keeps them: no text drawn again
             self._restore(self._strips[2])
             self.heading.set_text(heading)
-            self.figure.draw_artist(self.heading)
-            self._shown[2] = heading
+            for ax, title in zip(self.axes, titles, strict=True):
+                ax.title.set_text(title)  # set_title would forget where the layout put it
+            for artist in self._band():
+                self.figure.draw_artist(artist)
+            self._shown[2] = (heading, *titles)
         return png(self.figure.canvas)
 
-    def _redraw_panel(self, i: int, M, words, title: str, vmax: float) -> None:
-        """Panel i over its strip of the background: image, values, title; on the right, words."""
+    def _redraw_panel(self, i: int, M, words, vmax: float) -> None:
+        """Panel i over its strip of the background: image, frame, values; on the right, words."""
         ax = self.axes[i]
         self._restore(self._strips[i])
         ax.set_xticks(ax.get_xticks(), words)
@@ -131,10 +133,9 @@ class ExplorerFigure:
                                        strict=False):  # no values when n > MAX_ANNOTATED
             text.set_text(self._value(value))
             text.set_color(colour)
-        ax.title.set_text(title)  # set_title would forget where the layout put it
         for artist in self._artists(ax):
             self.figure.draw_artist(artist)
-        self._shown[i] = (M.tobytes(), tuple(words), title)
+        self._shown[i] = (M.tobytes(), tuple(words))
 
     def _restore(self, strip: Bbox) -> None:
         """The background's pixels in strip, in place. (strip is in display coordinates, y up;
@@ -145,9 +146,13 @@ class ExplorerFigure:
                                           xy=self._background.get_extents()[:2])
 
     def _artists(self, ax) -> list:
-        """What a click can change in a panel: image, frame, values, title; on the right, words."""
+        """What a click can change in a panel: image, frame, values; on the right, words."""
         words = [*ax.get_xticklabels(), *ax.get_yticklabels()] if ax is self.axes[1] else []
-        return [*ax.images, *ax.spines.values(), *ax.texts, ax.title, *words]
+        return [*ax.images, *ax.spines.values(), *ax.texts, *words]
+
+    def _band(self) -> list:
+        """What a click can change above the panels: the heading and the panels' titles."""
+        return [self.heading, *(ax.title for ax in self.axes)]
 
     def _rebuild(self, labels, titles) -> None:
         """New axes for a new sentence, placed once by constrained layout for these words."""
@@ -201,7 +206,7 @@ class ExplorerFigure:
         for ax in self.axes:
             ax.images[0].set_clim(0.0, vmax)
         self.colorbar.set_label(SCALE.format(vmax), size="small")
-        dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), self.heading]
+        dynamic = [*self._artists(self.axes[0]), *self._artists(self.axes[1]), *self._band()]
         for artist in dynamic:  # transparent, not invisible: axis labels still make room for them
             artist.set_alpha(0.0)
         canvas = self.figure.canvas
@@ -213,13 +218,14 @@ class ExplorerFigure:
         self._shown, self._vmax = [None, None, None], vmax  # nothing dynamic drawn yet
 
     def _strips_of(self, renderer) -> list[Bbox]:
-        """Left panel, right panel and heading: full-height strips that split the figure between
-        the panels (the right one's words are on its left) and end below the heading."""
+        """Left panel, right panel, and the band above them (titles and heading): strips that
+        split the figure between the panels (the right one's words are on its left) and end
+        below the titles."""
         width, height = self.figure.bbox.width, self.figure.bbox.height
         left, right = self.axes
         words = [t.get_window_extent(renderer) for t in right.get_yticklabels()]
         split = (left.bbox.x1 + min([right.bbox.x0, *(box.x0 for box in words)])) / 2
-        top = max(ax.title.get_window_extent(renderer).y1 for ax in self.axes) + 1
+        top = min(ax.title.get_window_extent(renderer).y0 for ax in self.axes) - 1
         return [Bbox([[0, 0], [split, top]]),
                 Bbox([[split, 0], [self.colorbar.ax.bbox.x0 - 1, top]]),
                 Bbox([[0, top], [width, height]])]
