@@ -82,7 +82,7 @@ KNOWN = {
 KNOWN_DECKS = {
     "00": ("words", "figures"), "01": ("words", "figures"), "02": ("words", "figures"),
     "03": ("words", "figures"), "04": ("words", "figures"), "06": ("words", "figures"),
-    "07": ("words", "figures"), "10": ("words",), "11": ("words", "figures"),
+    "07": ("words", "figures"), "10": ("words",),
 }
 
 
