@@ -81,7 +81,7 @@ KNOWN = {
 # all that shows; a figure on at least two slides): by deck, the targets missed. Only shrinks.
 KNOWN_DECKS = {
     "00": ("words", "figures"), "01": ("words", "figures"), "02": ("words", "figures"),
-    "03": ("words", "figures"), "04": ("words", "figures"), "06": ("words", "figures"),
+    "03": ("words", "figures"), "04": ("words", "figures"),
     "07": ("words", "figures"), "10": ("words",),
 }
 
