@@ -70,9 +70,9 @@ def has_math(nb) -> bool:
 KNOWN = {
     "1280×720": {"01 3/1": "lines of code"},
     "1024×768": {
-        "01 2/0": "lines of code", "01 3/1": "lines of code", "07 3/2": "lines of code",
+        "01 2/0": "lines of code", "01 3/1": "lines of code",
         "04 1/0": "overflows", "08 8/0": "overflows",
-        "05 3/1": "figure text", "07 2/0": "figure text", "08 3/1": "figure text",
+        "05 3/1": "figure text", "08 3/1": "figure text",
     },
 }
 
@@ -81,7 +81,6 @@ KNOWN = {
 KNOWN_DECKS = {
     "00": ("words", "figures"), "01": ("words", "figures"), "02": ("words", "figures"),
     "03": ("words", "figures"), "04": ("words", "figures"),
-    "07": ("words", "figures"),
 }
 
 
