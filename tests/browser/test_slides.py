@@ -71,8 +71,8 @@ KNOWN = {
     "1280×720": {"01 3/1": "lines of code"},
     "1024×768": {
         "01 2/0": "lines of code", "01 3/1": "lines of code",
-        "04 1/0": "overflows", "08 8/0": "overflows",
-        "05 3/1": "figure text", "08 3/1": "figure text",
+        "04 1/0": "overflows",
+        "05 3/1": "figure text",
     },
 }
 
