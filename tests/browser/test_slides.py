@@ -17,11 +17,9 @@ else (but the deck's title slide); figures at least 700 px wide, their own text 
 headings, tables, captions, code, printouts; a formula counts one), a figure on at least two
 slides, a heading on at least 80 %, presenter notes on at least a quarter. The explorer's deck
 shows a still picture of its saved shuffle and no dead controls. The slide number covers none of
-the control arrows. Slides whose fix is their notebook's are listed in KNOWN, and decks that miss a
-deck-wide target in KNOWN_DECKS (issue 43): lists that can only shrink. Every link of every deck
-opens a built file. tests/browser/deck_measure.py does the measuring; run it as a module to see a
-deck's report (`--summary` for the counts over all decks). Screenshots:
-artifacts/screenshots/slides/NN_name/.
+the control arrows. Every link of every deck opens a built file. tests/browser/deck_measure.py does
+the measuring; run it as a module to see a deck's report (`--summary` for the counts over all
+decks). Screenshots: artifacts/screenshots/slides/NN_name/.
 """
 
 import re
@@ -65,51 +63,6 @@ def has_math(nb) -> bool:
     return any(re.search(r"\$[^$]+\$", source) for source in shown)
 
 
-# Slides whose fix is their notebook's (issue 43 §2 and §4), per screen: what the test finds on
-# each ("NN h/v": the words of its finding). Issue 43 lists them for the notebooks' authors; the
-# test fails on a listed slide that no longer has its finding (take it off the list), so the
-# list can only shrink, and on any slide not listed.
-KNOWN = {
-    "1280×720": {"10 3/0": "lines of code"},
-    "1024×768": {
-        "07 3/2": "lines of code", "10 3/0": "lines of code",
-        "08 8/0": "overflows", "09 4/0": "overflows", "10 1/4": "overflows",
-        "07 2/0": "figure text", "08 3/1": "figure text",
-        "09 4/2": "figure text",
-    },
-}
-
-# Decks that still miss a deck-wide target (issue 43: at most 10 % of slides over 70 words, counting
-# all that shows; a figure on at least two slides): by deck, the targets missed. Only shrinks.
-KNOWN_DECKS = {
-    "06": ("words", "figures"),
-    "07": ("words", "figures"), "09": ("words",), "10": ("words",), "11": ("words", "figures"),
-}
-
-
-def unknown_deck_problems(stem: str, found: list[str]) -> tuple[list[str], list[str]]:
-    """The deck's problems but for its KNOWN_DECKS ones, and the KNOWN ones not found."""
-    known = KNOWN_DECKS.get(stem[:2], ())
-    seen = {kind for kind in known for finding in found if kind in finding}
-    return ([finding for finding in found if not any(kind in finding for kind in known)],
-            [f"{stem[:2]} {kind}" for kind in known if kind not in seen])
-
-
-def unknown_problems(stem: str, screen: str, slides: dict[str, dict]) -> tuple[dict, list]:
-    """The slides' problems but for those KNOWN on this screen, and the KNOWN ones not found."""
-    bad, known = {}, KNOWN[screen]
-    found = set()
-    for slide, m in slides.items():
-        name, flags = f"{stem[:2]} {slide}", problems(m)
-        if name in known and any(known[name] in flag for flag in flags):
-            found.add(name)
-            flags = [flag for flag in flags if known[name] not in flag]
-        if flags:
-            bad[slide] = flags
-    gone = [name for name in known if name[:2] == stem[:2] and name not in found]
-    return bad, gone
-
-
 @pytest.mark.parametrize("notebook", DECKS, ids=lambda p: p.stem)
 def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
     """On a 16:9 projector (1280×720) and a 4:3 one (1024×768), every slide measured."""
@@ -143,12 +96,9 @@ def test_deck_reads_from_the_back_of_a_hall(browser, decks, notebook: Path):
     assert sorted(set(EMOJI.findall(text))) == [], "symbols that draw as empty boxes"
     for screen, slides in measured.items():
         assert all(abs(m["scale"] - 0.96) < 0.01 for m in slides.values()), f"{screen}: scale"
-        bad, gone = unknown_problems(notebook.stem, screen, slides)
+        bad = {slide: problems(m) for slide, m in slides.items() if problems(m)}
         assert bad == {}, f"at {screen}, slides that do not read in a hall: {bad}"
-        assert gone == [], f"at {screen}, fixed (take them off KNOWN): {gone}"
-        bad, gone = unknown_deck_problems(notebook.stem, deck_problems(slides))
-        assert bad == [], f"at {screen}: {bad}"
-        assert gone == [], f"at {screen}, deck targets met (take them off KNOWN_DECKS): {gone}"
+        assert deck_problems(slides) == [], f"at {screen}: {deck_problems(slides)}"
 
 
 EXPLORER = next((p for p in sorted(NOTEBOOKS.glob("*.ipynb")) if "explorer" in p.stem), None)
@@ -246,18 +196,6 @@ def test_a_link_check_finds_a_link_to_a_notebook(tmp_path):
     assert broken_links(tmp_path) == {"a.slides.html": ["00_start_here.ipynb", "#nowhere"]}
 
 
-def test_a_known_slide_is_let_through_only_for_its_own_finding():
-    """KNOWN lets a listed slide keep its finding, no other, and says when it is gone."""
-    fine = {"small": {}, "where": {}, "box": [1280, 720], "height": 720, "width": 1280, "code": 0,
-            "output": 0, "headings": [], "headingOnly": False, "figures": [], "covered": 0,
-            "formulas": []}
-    slides = {"3/1": {**fine, "code": 8}, "2/0": {**fine, "code": 9, "covered": 0.68}}
-    bad, gone = unknown_problems("01_x", "1280×720", slides)
-    assert bad == {"2/0": ["9 lines of code", "the slide number covers 68% of a control arrow"]}
-    assert gone == []
-    assert unknown_problems("01_x", "1280×720", {"3/1": fine}) == ({}, ["01 3/1"])
-
-
 def test_the_measure_finds_a_formula_cut_at_the_edge_and_counts_every_word(browser, tmp_path):
     """The slide test can fail on what issue 43 saw: a display formula wider than the slide (the
     slide's own scroll width stays 1280 while MathJax's box is cut), and the words in a table,
@@ -292,11 +230,12 @@ def test_the_measure_finds_a_formula_cut_at_the_edge_and_counts_every_word(brows
     assert slides["2/0"]["words"] == 2 + 2 + 50, slides["2/0"]["words"]  # heading and table
 
 
-def test_a_known_deck_is_let_through_only_for_its_own_target():
-    """KNOWN_DECKS lets a deck miss its listed targets, no other, and says when one is met."""
-    words = "3 of 10 slides have over 70 words: ['1/0']"
-    figures = "figures on 1 slides (at least 2 per deck)"
-    notes = "presenter notes on 1 of 10 slides (at least a quarter)"
-    assert unknown_deck_problems("00_x", [words, figures, notes]) == ([notes], [])
-    assert unknown_deck_problems("00_x", [words]) == ([], ["00 figures"])
-    assert unknown_deck_problems("08_x", [words]) == ([words], [])
+def test_a_slide_finding_names_what_is_wrong():
+    """problems() names each finding on a slide and finds none on a slide that reads."""
+    fine = {"small": {}, "where": {}, "box": [1280, 720], "height": 720, "width": 1280, "code": 0,
+            "output": 0, "headings": [], "headingOnly": False, "figures": [], "covered": 0,
+            "formulas": []}
+    assert problems(fine) == []
+    assert problems({**fine, "code": 9, "covered": 0.68}) == [
+        "9 lines of code", "the slide number covers 68% of a control arrow"]
+    assert problems({**fine, "height": 797}) == ["overflows (1280×797 > 1280×720)"]
