@@ -2,14 +2,15 @@
 
 Each deck is built as `make slides` builds it (build/slides/), then printed from reveal.js's print
 view (`?print-pdf`: every slide on its own page, fragments shown, the slide number at its foot)
-by headless Chromium's `--print-to-pdf`, from disk, with no network. The pages have the slide's
+by headless Chromium (through Playwright, once the print view is laid out and typeset), from
+disk, with no network. The pages have the slide's
 16:9 shape. Chromium is $POSATTN_CHROMIUM, else /usr/bin/chromium.
 
     python -m tools.publish.handouts [NOTEBOOK ...]     # default: every deck (the labs too)
 """
 
-import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tools.publish.build_slides import ROOT, AssetsUnavailable, build, deck_notebooks
@@ -17,27 +18,46 @@ from tools.publish.deck import NotebookError
 from tools.run.lab_driver import CHROMIUM_ARGS, chromium
 
 HANDOUTS = ROOT / "build" / "handouts"
-# time the page gets, once loaded, to lay out and typeset every slide (Chromium's virtual time:
-# what runs in it is not slowed by a busy machine)
-SETTLE_MS = 30_000
+# the print view is printed once reveal.js has laid every slide out on its page (its "pdf-ready"
+# event) and MathJax has typeset them: waited for, not timed, so a busy machine prints it whole
+READY = "() => window.__pdfReady === true && (!window.MathJax || !MathJax.Hub"
+READY += " || MathJax.Hub.queue.pending === 0)"
+LISTEN = "document.addEventListener('pdf-ready', () => { window.__pdfReady = true; });"
+WAIT_MS = 120_000
 
 
 def print_deck(deck: Path, pdf: Path, browser: Path | None = None) -> Path:
     """deck's print view as pdf, by headless Chromium; a one-line RuntimeError if it fails."""
     pdf.parent.mkdir(parents=True, exist_ok=True)
     pdf.unlink(missing_ok=True)
-    command = [str(browser or chromium()), *CHROMIUM_ARGS, "--no-pdf-header-footer",
-               f"--virtual-time-budget={SETTLE_MS}", f"--print-to-pdf={pdf}",
-               f"{deck.resolve().as_uri()}?print-pdf"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise RuntimeError(f"Chromium must print {deck.name}; got {error}. Install it "
-                           "(`sudo apt-get install chromium`) or set POSATTN_CHROMIUM.") from None
-    if done.returncode or not pdf.is_file():
-        why = " ".join(done.stderr.split())[-200:]
-        raise RuntimeError(f"Chromium must print {deck.name}; it exited {done.returncode}: {why}")
+    # in a thread of its own: Playwright's sync API refuses a thread that runs an asyncio loop
+    # (a test's browser fixture does)
+    with ThreadPoolExecutor(1) as pool:
+        why = pool.submit(_print, deck, pdf, browser or chromium()).result()
+    if why or not pdf.is_file():
+        raise RuntimeError(f"Chromium must print {deck.name}; got {why or 'no PDF'}. Install it "
+                           "(`sudo apt-get install chromium`) or set POSATTN_CHROMIUM.")
     return pdf
+
+
+def _print(deck: Path, pdf: Path, browser: Path) -> str:
+    """Print deck's print view to pdf; "" when done, else what went wrong, in one line."""
+    from playwright.sync_api import Error, sync_playwright
+
+    try:
+        with sync_playwright() as playwright:
+            chrome = playwright.chromium.launch(executable_path=str(browser), args=CHROMIUM_ARGS)
+            try:
+                page = chrome.new_page(viewport={"width": 1280, "height": 720})
+                page.add_init_script(LISTEN)
+                page.goto(f"{deck.resolve().as_uri()}?print-pdf")
+                page.wait_for_function(READY, timeout=WAIT_MS, polling=100)
+                page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+            finally:
+                chrome.close()
+    except Error as error:
+        return " ".join(str(error).split())[:200]
+    return ""
 
 
 def handouts(notebooks: list[Path], out: Path = HANDOUTS, slides: Path | None = None) -> list[Path]:
