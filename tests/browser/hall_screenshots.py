@@ -1,4 +1,4 @@
-"""The screenshots a reviewer looks at first, committed under artifacts/hall/: seven slides as a
+"""The screenshots a reviewer looks at first, committed under artifacts/hall/: eight slides as a
 16:9 projector (1280×720) and a 4:3 one (1024×768) show them, and three book pages, one on a phone
 (390×844).
 
@@ -18,10 +18,11 @@ OUT = ROOT / "artifacts" / "hall"
 DESK, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 # (deck, slide as reveal.js numbers it h/v, what it shows)
 SLIDES = [
-    ("01_invariance_vs_equivariance", "3/2", "a figure: one shuffle, two titles that stay apart"),
+    ("01_invariance_vs_equivariance", "3/2", "a figure: P moves whole rows and changes none"),
+    ("03_softmax_and_projections", "3/1", "a result drawn, not printed: a row's top weight"),
     ("04_where_could_position_enter", "2/0", "the proof, laid out to fit"),
     ("04_where_could_position_enter", "2/1", "a headline result as a styled table"),
-    ("04_where_could_position_enter", "5/0", "the summary chain"),
+    ("04_where_could_position_enter", "4/0", "the summary chain"),
     ("05_dog_bites_man_explorer", "1", "the explorer as a still picture of a shuffle"),
     ("08_putting_position_back", "6/1", "ALiBi's bias matrix, typeset"),
     ("09_who_bites_whom", "4/0", "240 trained models, the number that matters marked"),
