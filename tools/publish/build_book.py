@@ -86,6 +86,7 @@ RUN_LAB = ("To run it: get the series and run `{command}` in its folder: it sets
            "opt-in lab needs beside the series' own packages (the README says what) and opens "
            "JupyterLab, where the notebook is labs/{name}.ipynb.")
 UP_LINK = re.compile(r"\]\(\.\./([^)\s/]+\.(?:ipynb|md)(?:#[^)\s]*)?)\)")  # a lab's link up
+DOWN_LINK = re.compile(rf"\]\({LAB}/([^)\s/]+\.ipynb(?:#[^)\s]*)?)\)")  # a page's link to a lab
 
 
 @dataclass
@@ -165,12 +166,12 @@ def book_copy(nb: NotebookNode, name: str, lab: bool = False) -> NotebookNode:
     """The book's copy of a notebook (see the module docstring); outputs are kept as stored, but
     for those that would run script (sanitize.py; the pages' HTML is cleaned as read), the
     exercises' verdicts on their empty templates and widget views (no page runs a widget). A lab
-    (lab=True) sits beside the series' pages: its links one folder up lead to them."""
+    (lab=True) sits beside the series' pages: its links one folder up lead to them, and a page's
+    links down into labs/ lead to the lab's page."""
     nb, _ = sanitize.safe_notebook(nb)
-    if lab:
-        for cell in nb.cells:
-            if cell.cell_type == "markdown":
-                cell.source = UP_LINK.sub(r"](\1)", cell.source)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = (UP_LINK if lab else DOWN_LINK).sub(r"](\1)", cell.source)
     nb.metadata = NotebookNode({key: nb.metadata[key] for key in METADATA if key in nb.metadata})
     chapter = int(name[:2]) if name[:2].isdigit() else None
     if chapter is not None:
