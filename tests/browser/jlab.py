@@ -4,6 +4,7 @@ they drive come from tools/run/lab_driver.py (the benchmarks use it too)."""
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 from tools.run.lab_driver import PLACEHOLDERS, ROOT
@@ -113,3 +114,18 @@ def assert_folded_notes_stay_folded(page, path: Path) -> None:
         assert shown.count() == 0, f"{path.name} cell {index}: a folded note shows {line!r}"
         cells.nth(index).locator("details > summary").click()
         shown.first.wait_for(timeout=10_000)
+
+
+def save_with_ctrl_s(page, notebook: Path) -> None:
+    """Ctrl+S in the open notebook (its first cell clicked), as a person saves on purpose; waits
+    until the file on disk is written, or fails the test after 30 s."""
+    import pytest
+
+    written = notebook.stat().st_mtime_ns
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while notebook.stat().st_mtime_ns == written:
+        if time.monotonic() > deadline:  # a wait that ends, not a limit on the work
+            pytest.fail("Ctrl+S did not save")
+        time.sleep(0.5)

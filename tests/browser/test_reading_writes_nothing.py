@@ -26,6 +26,8 @@ from tools.run.lab_driver import (
 )
 from tools.serve import servers
 
+from .jlab import save_with_ctrl_s
+
 INTERVAL = 2  # seconds between autosaves (JupyterLab's default: 120)
 DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
 
@@ -101,12 +103,6 @@ def test_ctrl_s_still_saves_and_the_solutions_open_from_the_lab(lab_as_make_lab,
     page.locator(".jp-FileEditor .cm-content", has_text="def ").first.wait_for(timeout=60_000)
     open_notebook(page, lab_as_make_lab, "notebooks/00_start_here.ipynb")
     notebook = root / "notebooks" / "00_start_here.ipynb"
-    before, written = notebook.read_bytes(), notebook.stat().st_mtime_ns
-    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-    page.keyboard.press("Control+s")
-    deadline = time.monotonic() + 30
-    while notebook.stat().st_mtime_ns == written:
-        if time.monotonic() > deadline:  # a wait that ends, not a limit on the work
-            pytest.fail("Ctrl+S did not save")
-        time.sleep(0.5)
+    before = notebook.read_bytes()
+    save_with_ctrl_s(page, notebook)
     assert json.loads(notebook.read_bytes())["cells"] == json.loads(before)["cells"]

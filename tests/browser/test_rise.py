@@ -26,7 +26,6 @@ import importlib.util
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -34,7 +33,15 @@ import pytest
 
 from tools.run.lab_driver import NOTEBOOKS, ROOT, open_notebook, run_all
 
-from .jlab import LOCAL_SERVER, expect, expected_slides, order_value, pi_text, screenshot_path
+from .jlab import (
+    LOCAL_SERVER,
+    expect,
+    expected_slides,
+    order_value,
+    pi_text,
+    save_with_ctrl_s,
+    screenshot_path,
+)
 
 pytestmark = pytest.mark.browser
 if importlib.util.find_spec("jupyterlab_rise") is None:
@@ -170,13 +177,6 @@ def test_alt_r_after_running_a_cell_leaves_the_notebook_as_committed(page, lab, 
     expect(deck.locator(".jp-CodeCell .jp-InputPrompt").first).to_have_text(f"[{ran}]:")
 
     # a deliberate save still writes: Ctrl+S in the notebook, which holds the cell's new output
-    written = notebook.stat().st_mtime_ns
-    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-    page.keyboard.press("Control+s")
-    deadline = time.monotonic() + 30
-    while notebook.stat().st_mtime_ns == written:
-        if time.monotonic() > deadline:  # a wait that ends, not a limit on the work
-            pytest.fail("Ctrl+S did not save")
-        time.sleep(0.5)
+    save_with_ctrl_s(page, notebook)
     saved = json.loads(notebook.read_bytes())["cells"]
     assert next(c for c in saved if c["cell_type"] == "code")["execution_count"] == ran
