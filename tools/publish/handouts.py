@@ -20,8 +20,8 @@ from tools.run.lab_driver import CHROMIUM_ARGS, chromium
 HANDOUTS = ROOT / "build" / "handouts"
 # the print view is printed once reveal.js has laid every slide out on its page (its "pdf-ready"
 # event) and MathJax has typeset them: waited for, not timed, so a busy machine prints it whole
-READY = "() => window.__pdfReady === true && (!window.MathJax || !MathJax.Hub"
-READY += " || MathJax.Hub.queue.pending === 0)"
+READY = ("() => window.__pdfReady === true"
+         " && (!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0)")
 LISTEN = "document.addEventListener('pdf-ready', () => { window.__pdfReady = true; });"
 WAIT_MS = 120_000
 
