@@ -2,10 +2,11 @@
 (``copy_from_bbox``, ``restore_region``, ``draw_artist``) and sent as a PNG (``png``: zlib).
 
 A click redraws only what it changed (a shuffle leaves A, the titles and the heading alone),
-each part over its own strip of the cached background. Words are drawn in the series' font, or,
-for characters it lacks, in an installed font that has them (matplotlib's font manager); a word
-that no font can draw is refused before anything is drawn.
-"""
+each part over its own strip of the cached background. The values and the words are
+``StampedText``: matplotlib draws each distinct text once, and later clicks put that image down.
+Words are drawn in the series' font, or, for characters it lacks, in an installed font that has
+them (matplotlib's font manager); a word that no font can draw is refused before anything is
+drawn."""
 
 import functools
 import math
@@ -16,11 +17,13 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import font_manager
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 from matplotlib.layout_engine import ConstrainedLayoutEngine
-from matplotlib.transforms import Bbox
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox, IdentityTransform
 
 from ..plotting import MAX_ANNOTATED, STYLE, attention_heatmap, text_colours
 
@@ -51,6 +54,70 @@ def png(canvas: FigureCanvasAgg) -> bytes:
 def _chunk(kind: bytes, data: bytes) -> bytes:
     """A PNG chunk: its length, type, data and the CRC of type and data (PNG spec, section 5.3)."""
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+class StampedText(Text):
+    """A Text that Agg draws from a cached image of itself: matplotlib draws each distinct text
+    (string, colour, font, alignment) once, into a transparent scratch canvas, and every later
+    draw puts that image down with ``draw_image``, its anchor on the nearest whole pixel. At a
+    whole-pixel anchor the pixels are the Text's own; elsewhere they are the Text's moved by
+    less than half a pixel. A drawing this does not cover (another renderer, rotation, alpha,
+    a clip, a box, math, several lines) is the Text's own ``draw``."""
+
+    def draw(self, renderer) -> None:
+        if not self._stampable(renderer):
+            return super().draw(renderer)
+        if not self.get_visible() or not self.get_text() or self.get_alpha() == 0.0:
+            return  # transparent: nothing to put down (the layout still measures it)
+        stamp, (left, bottom) = _image_of(
+            self.get_text(), to_rgba(self.get_color()), self.get_fontproperties().copy(),
+            self.get_horizontalalignment(), self.get_verticalalignment(),
+            self.get_figure().dpi, tuple(mpl.rcParams[key] for key in STAMP_SETTINGS))
+        x, y = self.get_transform().transform(self.get_unitless_position())
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, round(x) + left, round(y) + bottom, stamp)
+        gc.restore()
+        self.stale = False
+
+    def _stampable(self, renderer) -> bool:
+        text = self.get_text()
+        return (isinstance(renderer, RendererAgg) and self.get_rotation() % 360 == 0
+                and self.get_alpha() in (None, 0.0) and not self.get_usetex()
+                and "\n" not in text and "$" not in text and self.get_bbox_patch() is None
+                and not self.get_path_effects() and not self.get_wrap()
+                and not (self.get_clip_on() and (self.get_clip_box() or self.get_clip_path())))
+
+
+STAMP_SETTINGS = ("text.antialiased", "text.hinting", "text.hinting_factor")  # drawn as they say
+
+
+@functools.lru_cache(maxsize=1024)  # a value's image is about 4 KB: at most about 4 MB
+def _image_of(text: str, colour, font, ha: str, va: str, dpi: float, settings):
+    """The image of one text (rows bottom up, as Agg's ``draw_image`` reads them) and where its
+    bottom left corner sits from the text's anchor, in whole pixels: drawn by matplotlib, its
+    anchor on a whole pixel in the middle of a transparent canvas that leaves the ink a margin."""
+    em = math.ceil(font.get_size_in_points() * dpi / 72)  # the font's size in pixels
+    width, height = 2 * (len(text) + 1) * em, 4 * em  # a glyph is seldom wider than an em
+    while True:
+        scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
+        scratch.patch.set_alpha(0.0)
+        FigureCanvasAgg(scratch)
+        with mpl.rc_context(dict(zip(STAMP_SETTINGS, settings, strict=True))):
+            scratch.add_artist(Text(width // 2, height // 2, text, color=colour,
+                                    fontproperties=font, ha=ha, va=va,
+                                    transform=IdentityTransform()))
+            scratch.canvas.draw()
+        pixels = np.asarray(scratch.canvas.buffer_rgba())
+        rows = np.flatnonzero(pixels[..., 3].any(axis=1))
+        cols = np.flatnonzero(pixels[..., 3].any(axis=0))
+        if rows.size == 0:  # no ink (only spaces): nothing to put down
+            return np.zeros((1, 1, 4), np.uint8), (0, 0)
+        if 0 < rows[0] and rows[-1] < height - 1 and 0 < cols[0] and cols[-1] < width - 1:
+            break
+        width, height = 2 * width, 2 * height  # the ink reached an edge: a bigger canvas
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    image = pixels[top:bottom, left:right][::-1].copy()
+    return image, (int(left) - width // 2, height - int(bottom) - height // 2)
 
 
 @functools.cache
@@ -103,6 +170,14 @@ def fonts_for(words) -> list[str]:
     raise ValueError(f"sentence must use characters that a font on this computer can draw; got "
                      f"{shown}, which no installed font has. Install a font that has them (for "
                      "Chinese, Japanese or Korean: Noto Sans CJK), or type another sentence.")
+
+
+def _stamp(texts) -> None:
+    """Texts that matplotlib made (a heatmap's values, an axis's tick labels), which it offers no
+    way to make as another class: each becomes a StampedText in place, the same object with the
+    same properties. (A tick matplotlib adds later is a plain Text, drawn as before.)"""
+    for text in texts:
+        text.__class__ = StampedText
 
 
 class ExplorerFigure:
@@ -181,6 +256,7 @@ class ExplorerFigure:
                 attention_heatmap(np.zeros((n, n)), labels, ax, title=title,
                                   values=n <= MAX_ANNOTATED)
                 ax.tick_params(axis="x", labelrotation=90 if n > 5 else 0)
+                _stamp([*ax.texts, *ax.get_xticklabels(), *ax.get_yticklabels()])
             self.colorbar = figure.colorbar(self.axes[1].images[0], ax=self.axes, shrink=0.9,
                                             format="%.2f")
             self.colorbar.set_label(SCALE.format(1.0), size="small")  # fits beside 12 long words
