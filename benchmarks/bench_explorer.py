@@ -8,7 +8,10 @@ For n = 3 and n = 12 words, the time from a new order to new PNG bytes, as media
 - naive: a new ``plotting.attention_pair`` figure drawn per click (plus the same attention and PNG);
 - floor: one full redraw of the explorer's own, unchanged figure to PNG.
 Then the PNG alone: the explorer's writer (``figure.png``) against Pillow's encoder at its fastest
-level, on the same pixels. Prints the ratios; absolute times are noisy on a shared machine.
+level, on the same pixels; and the n = 3 click with its texts stamped (``figure.StampedText``)
+against the same click with matplotlib's plain Text, and with no stamp cached (every text drawn
+afresh, as for words and values not seen before). Prints the ratios; absolute times are noisy on a
+shared machine.
 """
 
 import io
@@ -22,10 +25,11 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from posattn import plotting  # noqa: E402
 from posattn.explorer import ShuffleExplorer  # noqa: E402
-from posattn.explorer.figure import png  # noqa: E402
+from posattn.explorer.figure import StampedText, _image_of, png  # noqa: E402
 from posattn.explorer.model import compute_view, format_order  # noqa: E402
 
 SENTENCES = {3: "dog bites man", 12: "the quick brown fox jumps over a lazy dog near my house"}
@@ -102,6 +106,7 @@ def main(repeats: int = 21) -> None:
               f"{floor * 1e3:6.1f} ms {naive / ours:12.1f}×  {ours / floor:12.2f}×")
         explorer.close()
     compare_png_writers(repeats)
+    compare_text_drawing(repeats)
 
 
 def compare_png_writers(repeats: int) -> None:
@@ -112,6 +117,26 @@ def compare_png_writers(repeats: int) -> None:
     print(f"PNG of the n = 3 figure, median of {repeats}: png {t['ours'] * 1e3:.1f} ms, Pillow "
           f"{t['pillow'] * 1e3:.1f} ms ({t['pillow'] / t['ours']:.1f}× png's time)")
     explorer.close()
+
+
+def compare_text_drawing(repeats: int) -> None:
+    """The n = 3 click: texts stamped and cached; stamped with nothing cached; plain Text."""
+    stamped, plain = ShuffleExplorer(SENTENCES[3]), ShuffleExplorer(SENTENCES[3])
+    for ax in plain.figure.axes[:2]:  # the yardstick: matplotlib draws every text each time
+        for text in [*ax.texts, *ax.get_xticklabels(), *ax.get_yticklabels()]:
+            if isinstance(text, StampedText):
+                text.__class__ = Text
+    click = explorer_click(stamped, 3)
+
+    def cold():
+        _image_of.cache_clear()
+        click()
+    t = medians({"stamped": click, "cold": cold, "plain": explorer_click(plain, 3)}, repeats)
+    print(f"n = 3 click, median of {repeats}: texts stamped {t['stamped'] * 1e3:.1f} ms, plain "
+          f"Text {t['plain'] * 1e3:.1f} ms ({t['plain'] / t['stamped']:.1f}× stamped), stamped "
+          f"with nothing cached {t['cold'] * 1e3:.1f} ms ({t['cold'] / t['plain']:.1f}× plain)")
+    stamped.close()
+    plain.close()
 
 
 if __name__ == "__main__":

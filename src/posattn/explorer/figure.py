@@ -95,18 +95,18 @@ STAMP_SETTINGS = ("text.antialiased", "text.hinting", "text.hinting_factor")  # 
 def _image_of(text: str, colour, font, ha: str, va: str, dpi: float, settings):
     """The image of one text (rows bottom up, as Agg's ``draw_image`` reads them) and where its
     bottom left corner sits from the text's anchor, in whole pixels: drawn by matplotlib, its
-    anchor on a whole pixel in the middle of a transparent canvas that leaves the ink a margin."""
+    anchor on a whole pixel in the middle of a transparent canvas that leaves the ink a margin.
+    ``settings``: the STAMP_SETTINGS in force, which the drawing reads from rcParams; they are
+    arguments only so that an image is cached per setting."""
     em = math.ceil(font.get_size_in_points() * dpi / 72)  # the font's size in pixels
     width, height = 2 * (len(text) + 1) * em, 4 * em  # a glyph is seldom wider than an em
     while True:
         scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
-        scratch.patch.set_alpha(0.0)
+        scratch.patch.set_visible(False)  # a transparent canvas
         FigureCanvasAgg(scratch)
-        with mpl.rc_context(dict(zip(STAMP_SETTINGS, settings, strict=True))):
-            scratch.add_artist(Text(width // 2, height // 2, text, color=colour,
-                                    fontproperties=font, ha=ha, va=va,
-                                    transform=IdentityTransform()))
-            scratch.canvas.draw()
+        scratch.add_artist(Text(width // 2, height // 2, text, color=colour, fontproperties=font,
+                                ha=ha, va=va, transform=IdentityTransform()))
+        scratch.canvas.draw()  # under the settings the caller read: they are part of the key
         pixels = np.asarray(scratch.canvas.buffer_rgba())
         rows = np.flatnonzero(pixels[..., 3].any(axis=1))
         cols = np.flatnonzero(pixels[..., 3].any(axis=0))
