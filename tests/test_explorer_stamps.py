@@ -16,7 +16,8 @@ from posattn.explorer.figure import StampedText
 CASES = [("0.52", "black", 18, "center", "center"), ("0.52", "white", 18, "center", "center"),
          ("0.52", "black", 15, "center", "center"), (".07", "#21918c", 18, "center", "center"),
          ("bites", "0.2", 18, "right", "center"), ("man′", "black", 18, "center", "bottom"),
-         ("Wq", (1.0, 0.0, 0.0, 0.5), 18, "left", "baseline")]
+         ("Wq", (1.0, 0.0, 0.0, 0.5), 18, "left", "baseline"),
+         ("WWW — jumps", "black", 40, "right", "top")]  # wide glyphs, large: none cut off
 ANCHORS = [(150.0, 100.0), (150.3, 99.8), (149.7, 100.4)]  # whole, then nearest (150, 100) again
 
 
@@ -56,3 +57,9 @@ def test_the_explorers_values_and_words_are_stamped():
         assert len(texts) == 9 + 3 + 3
         assert all(isinstance(text, StampedText) for text in texts)
     explorer.close()
+
+
+def test_a_text_of_only_spaces_puts_nothing_down():
+    case = ("   ", "black", 18, "center", "center")
+    blank = drawn(Text, "", *case[1:], (150, 100))
+    np.testing.assert_array_equal(drawn(StampedText, *case, (150.3, 99.8)), blank)

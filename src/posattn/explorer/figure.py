@@ -98,23 +98,22 @@ def _image_of(text: str, colour, font, ha: str, va: str, dpi: float, settings):
     anchor on a whole pixel in the middle of a transparent canvas that leaves the ink a margin.
     ``settings``: the STAMP_SETTINGS in force, which the drawing reads from rcParams; they are
     arguments only so that an image is cached per setting."""
-    em = math.ceil(font.get_size_in_points() * dpi / 72)  # the font's size in pixels
-    width, height = 2 * (len(text) + 1) * em, 4 * em  # a glyph is seldom wider than an em
-    while True:
-        scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
-        scratch.patch.set_visible(False)  # a transparent canvas
-        FigureCanvasAgg(scratch)
-        scratch.add_artist(Text(width // 2, height // 2, text, color=colour, fontproperties=font,
-                                ha=ha, va=va, transform=IdentityTransform()))
-        scratch.canvas.draw()  # under the settings the caller read: they are part of the key
-        pixels = np.asarray(scratch.canvas.buffer_rgba())
-        rows = np.flatnonzero(pixels[..., 3].any(axis=1))
-        cols = np.flatnonzero(pixels[..., 3].any(axis=0))
-        if rows.size == 0:  # no ink (only spaces): nothing to put down
-            return np.zeros((1, 1, 4), np.uint8), (0, 0)
-        if 0 < rows[0] and rows[-1] < height - 1 and 0 < cols[0] and cols[-1] < width - 1:
-            break
-        width, height = 2 * width, 2 * height  # the ink reached an edge: a bigger canvas
+    # the text reaches at most its width and its height from the anchor, and its ink overhangs
+    # them by less than an em: a canvas of twice each, plus two ems, leaves the ink a margin
+    width, height, _ = RendererAgg(1, 1, dpi).get_text_width_height_descent(text, font,
+                                                                            ismath=False)
+    em = font.get_size_in_points() * dpi / 72
+    width, height = 2 * math.ceil(width + 2 * em), 2 * math.ceil(height + 2 * em)
+    label = Text(width // 2, height // 2, text, color=colour, fontproperties=font, ha=ha, va=va,
+                 transform=IdentityTransform())
+    label.set_figure(Figure(dpi=dpi))  # where a Text reads the dpi from (never drawn)
+    renderer = RendererAgg(width, height, dpi)  # transparent
+    label.draw(renderer)  # under the settings the caller read: they are part of the key
+    pixels = np.asarray(renderer.buffer_rgba())
+    rows = np.flatnonzero(pixels[..., 3].any(axis=1))
+    cols = np.flatnonzero(pixels[..., 3].any(axis=0))
+    if rows.size == 0:  # no ink (only spaces): nothing to put down
+        return np.zeros((1, 1, 4), np.uint8), (0, 0)
     top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     image = pixels[top:bottom, left:right][::-1].copy()
     return image, (int(left) - width // 2, height - int(bottom) - height // 2)
