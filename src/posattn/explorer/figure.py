@@ -91,7 +91,7 @@ class StampedText(Text):
 STAMP_SETTINGS = ("text.antialiased", "text.hinting", "text.hinting_factor")  # drawn as they say
 
 
-@functools.lru_cache(maxsize=1024)  # a value's image is about 4 KB: at most about 4 MB
+@functools.lru_cache(maxsize=1024)  # images of 3–8 KB (a value, a word): a few MB at most
 def _image_of(text: str, colour, font, ha: str, va: str, dpi: float, settings):
     """The image of one text (rows bottom up, as Agg's ``draw_image`` reads them) and where its
     bottom left corner sits from the text's anchor, in whole pixels: drawn by matplotlib, its
