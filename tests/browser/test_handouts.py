@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tools.publish import handouts as handouts_module
 from tools.publish.build_slides import AssetsUnavailable
-from tools.publish.handouts import handouts
+from tools.publish.handouts import handouts, print_deck
 from tools.run.lab_driver import NOTEBOOKS
 
 from .jlab import browser_required
@@ -57,3 +58,28 @@ def test_a_handout_has_one_16_9_page_per_slide_and_readable_numbers(browser, pri
     assert boxes and all(abs((x1 - x0) / (y1 - y0) - 16 / 9) < 0.02 for x0, y0, x1, y1 in boxes)
     assert [text.split("/")[0] for text, _ in numbers] == [str(i) for i in range(1, slides + 1)]
     assert min(size for _, size in numbers) >= 24, numbers
+
+
+def test_a_browser_that_cannot_start_is_named_with_how_to_install_one(tmp_path):
+    deck = tmp_path / "00_start_here.slides.html"
+    deck.write_text("<!doctype html><title>a deck</title>", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"^Chromium must start to print 00_start_here\.slides"
+                       r"\.html; got .+\. Install it \(`sudo apt-get install chromium`\)"):
+        print_deck(deck, tmp_path / "out.pdf", tmp_path / "no-such-chromium")
+    assert not (tmp_path / "out.pdf").exists()
+
+
+def test_a_print_view_that_never_gets_ready_is_named_not_the_browser(browser, tmp_path,
+                                                                     monkeypatch):
+    """A page that never lays out a print view (here: no reveal.js at all) times out: the message
+    says so and does not send the reader to install a browser they have."""
+    deck = tmp_path / "00_start_here.slides.html"
+    deck.write_text("<!doctype html><title>a deck</title><p>no reveal.js</p>", encoding="utf-8")
+    monkeypatch.setattr(handouts_module, "WAIT_MS", 1_000)
+    with pytest.raises(RuntimeError) as refused:
+        print_deck(deck, tmp_path / "out.pdf")
+    said = str(refused.value)
+    assert said.startswith("Chromium must print 00_start_here.slides.html once its print view is "
+                           "laid out; got ") and "Timeout 1000ms exceeded" in said, said
+    assert "make slides" in said and "Install" not in said, said
+    assert not (tmp_path / "out.pdf").exists()

@@ -33,20 +33,27 @@ def print_deck(deck: Path, pdf: Path, browser: Path | None = None) -> Path:
     # in a thread of its own: Playwright's sync API refuses a thread that runs an asyncio loop
     # (a test's browser fixture does)
     with ThreadPoolExecutor(1) as pool:
-        why = pool.submit(_print, deck, pdf, browser or chromium()).result()
-    if why or not pdf.is_file():
-        raise RuntimeError(f"Chromium must print {deck.name}; got {why or 'no PDF'}. Install it "
+        started, why = pool.submit(_print, deck, pdf, browser or chromium()).result()
+    if not started:
+        raise RuntimeError(f"Chromium must start to print {deck.name}; got {why}. Install it "
                            "(`sudo apt-get install chromium`) or set POSATTN_CHROMIUM.")
+    if why or not pdf.is_file():
+        raise RuntimeError(f"Chromium must print {deck.name} once its print view is laid out; got "
+                           f"{why or 'no PDF'}. Build the deck again (`make slides`), and on a "
+                           "busy machine try again when it is quieter.")
     return pdf
 
 
-def _print(deck: Path, pdf: Path, browser: Path) -> str:
-    """Print deck's print view to pdf; "" when done, else what went wrong, in one line."""
+def _print(deck: Path, pdf: Path, browser: Path) -> tuple[bool, str]:
+    """Print deck's print view to pdf: whether Chromium started, and "" when done, else what went
+    wrong, in one line."""
     from playwright.sync_api import Error, sync_playwright
 
+    started = False
     try:
         with sync_playwright() as playwright:
             chrome = playwright.chromium.launch(executable_path=str(browser), args=CHROMIUM_ARGS)
+            started = True
             try:
                 page = chrome.new_page(viewport={"width": 1280, "height": 720})
                 page.add_init_script(LISTEN)
@@ -56,8 +63,8 @@ def _print(deck: Path, pdf: Path, browser: Path) -> str:
             finally:
                 chrome.close()
     except Error as error:
-        return " ".join(str(error).split())[:200]
-    return ""
+        return started, " ".join(str(error).split())[:200]
+    return started, ""
 
 
 def handouts(notebooks: list[Path], out: Path = HANDOUTS, slides: Path | None = None) -> list[Path]:
