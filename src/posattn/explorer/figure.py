@@ -114,9 +114,9 @@ def _image_of(text: str, colour, font, ha: str, va: str, dpi: float, settings):
     cols = np.flatnonzero(pixels[..., 3].any(axis=0))
     if rows.size == 0:  # no ink (only spaces): nothing to put down
         return np.zeros((1, 1, 4), np.uint8), (0, 0)
-    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
     image = pixels[top:bottom, left:right][::-1].copy()
-    return image, (int(left) - width // 2, height - int(bottom) - height // 2)
+    return image, (left - width // 2, height - bottom - height // 2)
 
 
 @functools.cache
