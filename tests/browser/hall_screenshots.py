@@ -55,7 +55,7 @@ def main(argv: list[str]) -> None:
             old.unlink()
         for new in sorted(Path(made).glob("*.png")):
             shutil.move(new, OUT / new.name)
-            print(f"  {(OUT / new.name).relative_to(ROOT)}")
+    print(f"into {OUT.relative_to(ROOT)}/")
 
 
 def shoot(out: Path, book: Path) -> None:
